@@ -1,0 +1,41 @@
+# GE top-level entry points. Both targets install what is missing (Debian packages, via
+# scripts/install-deps.sh), configure and build, then act.
+#   make run             build and run GE on the bundled models (sink and host modes)
+#   make test            build and run every test (ctest)
+#   make test-sanitize   runtime stress tests under AddressSanitizer and ThreadSanitizer
+#   make bench           build the benchmarks (see bench/README.md)
+
+BUILD ?= build
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
+PY := /usr/bin/python3
+
+.PHONY: all deps configure build run test test-sanitize bench clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(BUILD)/build.ninja: | deps
+	cmake -G Ninja -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+configure: $(BUILD)/build.ninja
+
+build: deps configure
+	ninja -C $(BUILD) -j$(JOBS)
+
+run: build
+	@bash scripts/run-demo.sh $(BUILD)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --timeout 1500
+
+test-sanitize: deps
+	@bash scripts/test-sanitize.sh
+
+bench: build
+	ninja -C $(BUILD) -j$(JOBS) bench_all
+
+clean:
+	rm -rf $(BUILD) build-asan build-tsan

@@ -1,0 +1,126 @@
+// The device runtime's C API (aclrt*): devices, memory, streams, events, kernel launch and
+// models (task lists loaded once, executed by one call). Names and shapes follow Ascend ACL;
+// GE-specific additions (kernel launch with tiling, explicit model building) are marked "GE".
+// No function throws; every failure returns an error code and sets aclGetRecentErrMsg().
+#ifndef GE_INCLUDE_ACL_ACL_RT_H_
+#define GE_INCLUDE_ACL_ACL_RT_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl/acl_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef void* aclrtStream;
+typedef void* aclrtEvent;
+typedef struct aclmdlRI_* aclmdlRI;  // a loaded model: a bound task list on one or more streams
+
+typedef enum aclrtMemMallocPolicy {
+  ACL_MEM_MALLOC_HUGE_FIRST = 0,
+  ACL_MEM_MALLOC_HUGE_ONLY = 1,
+  ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+} aclrtMemMallocPolicy;
+
+typedef enum aclrtMemcpyKind {
+  ACL_MEMCPY_HOST_TO_HOST = 0,
+  ACL_MEMCPY_HOST_TO_DEVICE = 1,
+  ACL_MEMCPY_DEVICE_TO_HOST = 2,
+  ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
+} aclrtMemcpyKind;
+
+typedef enum aclrtCallbackBlockType {
+  ACL_CALLBACK_NO_BLOCK = 0,
+  ACL_CALLBACK_BLOCK = 1,
+} aclrtCallbackBlockType;
+
+typedef void (*aclrtCallback)(void* userData);
+
+// ---- device -------------------------------------------------------------------------------
+aclError aclInit(const char* configPath);
+aclError aclFinalize(void);
+aclError aclrtSetDevice(int32_t deviceId);
+aclError aclrtResetDevice(int32_t deviceId);
+aclError aclrtGetDeviceCount(uint32_t* count);
+aclError aclrtSynchronizeDevice(void);
+// GE: number of core threads ("AI cores"); set before the device starts (0 = machine's cores),
+// or through GE_DEVICE_CORES.
+aclError aclrtSetDeviceCoreNum(uint32_t coreNum);
+aclError aclrtGetDeviceCoreNum(uint32_t* coreNum);
+
+// ---- memory -------------------------------------------------------------------------------
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
+aclError aclrtFree(void* devPtr);
+aclError aclrtMallocHost(void** hostPtr, size_t size);
+aclError aclrtFreeHost(void* hostPtr);
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind);
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
+                          aclrtMemcpyKind kind, aclrtStream stream);
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count);
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
+                          aclrtStream stream);
+// free/total device bytes under the configured limit
+aclError aclrtGetMemInfo(int32_t attr, size_t* free, size_t* total);
+// GE: device memory limit in bytes (0 = unlimited; also GE_DEVICE_MEM_LIMIT). Allocation past
+// it returns ACL_ERROR_RT_MEMORY_ALLOCATION with a message naming the sizes.
+aclError aclrtSetDeviceMemLimit(size_t bytes);
+
+// ---- streams and events -------------------------------------------------------------------
+aclError aclrtCreateStream(aclrtStream* stream);
+// Waits for the stream's pending work, then destroys it.
+aclError aclrtDestroyStream(aclrtStream stream);
+aclError aclrtSynchronizeStream(aclrtStream stream);
+aclError aclrtCreateEvent(aclrtEvent* event);
+aclError aclrtDestroyEvent(aclrtEvent event);
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+aclError aclrtSynchronizeEvent(aclrtEvent event);
+aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType,
+                             aclrtStream stream);
+
+// ---- kernels (GE) -------------------------------------------------------------------------
+// A kernel runs SPMD: the device calls it once per block, blocks spread over the core threads.
+typedef struct aclrtKernelArgs {
+  void* const* addrs;      // device addresses: inputs, outputs, workspace (as the op defines)
+  uint32_t numAddrs;
+  const void* tiling;      // tiling data written by the op's tiling function
+  uint32_t tilingSize;
+  uint32_t blockIdx;       // this block
+  uint32_t blockDim;       // number of blocks of this launch
+} aclrtKernelArgs;
+typedef void (*aclrtKernelFunc)(const aclrtKernelArgs* args);
+
+// Copies addrs and tiling at launch, so the caller may reuse its buffers at once.
+aclError aclrtLaunchKernel(aclrtKernelFunc func, uint32_t blockDim, void* const* addrs,
+                           uint32_t numAddrs, const void* tiling, uint32_t tilingSize,
+                           aclrtStream stream);
+
+// ---- models (GE; cf. Ascend rtModel / aclmdlRI) --------------------------------------------
+// A model is a task list over `numStreams` model-internal streams, built once, then executed
+// any number of times by one call. Tasks on one model stream run in order; model events order
+// tasks across model streams. Execution waits for prior work on `stream` and later work on
+// `stream` waits for the whole model.
+aclError aclmdlRICreate(uint32_t numStreams, uint32_t numEvents, aclmdlRI* model);
+aclError aclmdlRIAddKernelTask(aclmdlRI model, uint32_t modelStream, aclrtKernelFunc func,
+                               uint32_t blockDim, void* const* addrs, uint32_t numAddrs,
+                               const void* tiling, uint32_t tilingSize);
+aclError aclmdlRIAddMemcpyTask(aclmdlRI model, uint32_t modelStream, void* dst, const void* src,
+                               size_t count);
+aclError aclmdlRIAddCallbackTask(aclmdlRI model, uint32_t modelStream, aclrtCallback fn,
+                                 void* userData);
+aclError aclmdlRIAddEventRecord(aclmdlRI model, uint32_t modelStream, uint32_t modelEvent);
+aclError aclmdlRIAddEventWait(aclmdlRI model, uint32_t modelStream, uint32_t modelEvent);
+// Freezes the task list; no tasks may be added afterwards.
+aclError aclmdlRILoadComplete(aclmdlRI model);
+aclError aclmdlRIExecuteAsync(aclmdlRI model, aclrtStream stream);
+aclError aclmdlRIExecute(aclmdlRI model, int32_t timeoutMs);  // synchronous, -1 = no timeout
+aclError aclmdlRIGetTaskNum(aclmdlRI model, uint32_t* numTasks);
+aclError aclmdlRIDestroy(aclmdlRI model);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // GE_INCLUDE_ACL_ACL_RT_H_

@@ -1,0 +1,5 @@
+#ifndef GE_INCLUDE_EXE_GRAPH_RUNTIME_INFER_DATATYPE_CONTEXT_H_
+#define GE_INCLUDE_EXE_GRAPH_RUNTIME_INFER_DATATYPE_CONTEXT_H_
+// InferDataTypeContext lives beside InferShapeContext.
+#include "exe_graph/runtime/infer_shape_context.h"
+#endif  // GE_INCLUDE_EXE_GRAPH_RUNTIME_INFER_DATATYPE_CONTEXT_H_

@@ -1,0 +1,46 @@
+#include "api/model.h"
+
+#include "executor/host_executor.h"
+#include "parser/onnx/onnx_parser.h"
+
+namespace ge {
+
+Model::~Model() = default;
+
+Status Model::Load(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out) {
+  std::shared_ptr<Graph> graph;
+  GE_RETURN_IF_ERROR(LoadOnnxModel(path, &graph));
+  std::unique_ptr<Model> m(new Model());
+  m->graph_ = std::move(graph);
+  m->options_ = options;
+  m->source_ = path;
+  Status st = m->Compile();
+  if (!st.ok()) return st.Prepend(path + ": ");
+  *out = std::move(m);
+  return Status::Ok();
+}
+
+Status Model::FromGraph(std::shared_ptr<Graph> graph, const ModelOptions& options, std::unique_ptr<Model>* out) {
+  std::unique_ptr<Model> m(new Model());
+  m->graph_ = std::move(graph);
+  m->options_ = options;
+  GE_RETURN_IF_ERROR(m->Compile());
+  *out = std::move(m);
+  return Status::Ok();
+}
+
+Status Model::Compile() {
+  if (options_.mode != "auto" && options_.mode != "host" && options_.mode != "sink")
+    return InvalidArgument("unknown mode '{}' (expected auto, sink or host)", options_.mode);
+  GE_RETURN_IF_ERROR(graph_->Verify());
+  mode_ = "host";
+  return HostExecutor::Create(graph_, &host_);
+}
+
+Status Model::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
+  Status st = host_->Run(inputs, outputs);
+  if (!st.ok() && !source_.empty()) st.Prepend(source_ + ": ");
+  return st;
+}
+
+}  // namespace ge

@@ -1,0 +1,43 @@
+// ge::Model: the C++ entry point most users and the `ge` tool take — load a model file, compile
+// it for a scheduling mode, run it on host tensors.
+#ifndef GE_SRC_API_MODEL_H_
+#define GE_SRC_API_MODEL_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "graph/graph.h"
+
+namespace ge {
+
+class HostExecutor;
+
+struct ModelOptions {
+  std::string mode = "auto";  // auto | sink | host
+};
+
+class Model {
+ public:
+  ~Model();
+  static Status Load(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out);
+  static Status FromGraph(std::shared_ptr<Graph> graph, const ModelOptions& options, std::unique_ptr<Model>* out);
+  Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
+  const Graph& graph() const { return *graph_; }
+  // "host" or "sink": what the mode resolved to.
+  const std::string& mode() const { return mode_; }
+
+ private:
+  Model() = default;
+  Status Compile();
+  std::shared_ptr<Graph> graph_;
+  ModelOptions options_;
+  std::string mode_;
+  std::string source_;  // file name for error messages
+  std::unique_ptr<HostExecutor> host_;
+};
+
+}  // namespace ge
+
+#endif  // GE_SRC_API_MODEL_H_

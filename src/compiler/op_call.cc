@@ -1,0 +1,88 @@
+#include "compiler/op_call.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace ge {
+
+std::string ShapeToString(const gert::Shape& s) {
+  std::vector<int64_t> d(s.GetDims(), s.GetDims() + s.GetDimNum());
+  return fmt::format("[{}]", fmt::join(d, ", "));
+}
+
+void OpCall::Prepare(const Node& node, const NodeBinding& binding) {
+  node_ = &node;
+  binding_ = &binding;
+  inputs_.assign(node.inputs.size(), gert::Tensor());
+  outputs_.assign(node.outputs.size(), gert::Tensor());
+  data_.node_name = node.name.c_str();
+  data_.node_type = node.type.c_str();
+  data_.attrs = &binding.attrs;
+  data_.input_ir = binding.input_ir;
+  data_.output_ir = binding.output_ir;
+  data_.inputs.resize(inputs_.size());
+  for (size_t i = 0; i < inputs_.size(); ++i)
+    data_.inputs[i] = node.inputs[i] == kNoValue ? nullptr : &inputs_[i];
+  data_.outputs.resize(outputs_.size());
+  for (size_t i = 0; i < outputs_.size(); ++i) data_.outputs[i] = &outputs_[i];
+  if (tiling_.GetCapacity() < binding.impl->max_tiling_data_size)
+    tiling_ = gert::TilingData(binding.impl->max_tiling_data_size);
+  data_.tiling = &tiling_;
+}
+
+std::string OpCall::DescribeInputs() const {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    if (data_.inputs[i] == nullptr) {
+      parts.push_back("<none>");
+      continue;
+    }
+    parts.push_back(fmt::format("{}{}", DataTypeName(inputs_[i].GetDataType()),
+                                ShapeToString(inputs_[i].GetStorageShape())));
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+Status OpCall::InferDataType() {
+  const auto* impl = binding_->impl;
+  if (impl->infer_datatype == nullptr) {
+    DataType dt = !inputs_.empty() && data_.inputs[0] ? inputs_[0].GetDataType() : DT_FLOAT;
+    for (auto& o : outputs_) o.SetDataType(dt);
+    return Status::Ok();
+  }
+  gert::InferDataTypeContext ctx(&data_);
+  if (impl->infer_datatype(&ctx) != GRAPH_SUCCESS)
+    return InvalidArgument("{}: data type inference failed for inputs ({})", NodeLabel(*node_),
+                           DescribeInputs());
+  return Status::Ok();
+}
+
+Status OpCall::InferShape() {
+  const auto* impl = binding_->impl;
+  if (impl->infer_shape == nullptr) {
+    if (inputs_.empty() || data_.inputs[0] == nullptr)
+      return Internal("{}: operator has no shape inference", NodeLabel(*node_));
+    for (auto& o : outputs_) o.MutableShape() = inputs_[0].GetShape();
+    return Status::Ok();
+  }
+  gert::InferShapeContext ctx(&data_);
+  if (impl->infer_shape(&ctx) != GRAPH_SUCCESS)
+    return InvalidArgument("{}: shape inference failed for inputs ({})", NodeLabel(*node_), DescribeInputs());
+  for (auto& o : outputs_) o.MutableOriginShape() = o.GetStorageShape();
+  return Status::Ok();
+}
+
+Status OpCall::Tiling(uint32_t core_num) {
+  data_.block_dim = 1;
+  data_.tiling_key = 0;
+  data_.workspace_sizes.clear();
+  data_.core_num = core_num;
+  tiling_.SetDataSize(0);
+  if (binding_->impl->tiling == nullptr) return Status::Ok();
+  gert::TilingContext ctx(&data_);
+  if (binding_->impl->tiling(&ctx) != GRAPH_SUCCESS)
+    return InvalidArgument("{}: tiling failed for inputs ({})", NodeLabel(*node_), DescribeInputs());
+  return Status::Ok();
+}
+
+}  // namespace ge

@@ -1,0 +1,67 @@
+#include "executor/device_tensor.h"
+
+#include <cstring>
+#include <mutex>
+
+#include "acl/acl_rt.h"
+#include "runtime/caching_allocator.h"
+
+namespace ge {
+
+Status EnsureDevice(uint32_t* core_num) {
+  static std::once_flag once;
+  static aclError init_err = ACL_SUCCESS;
+  std::call_once(once, [] {
+    aclError e = aclInit(nullptr);
+    if (e != ACL_SUCCESS && e != ACL_ERROR_REPEAT_INITIALIZE) init_err = e;
+    else init_err = aclrtSetDevice(0);
+  });
+  if (init_err != ACL_SUCCESS) return Internal("cannot start the device: {}", aclGetRecentErrMsg());
+  if (core_num) aclrtGetDeviceCoreNum(core_num);
+  return Status::Ok();
+}
+
+gert::Shape ToGertShape(const Shape& s) {
+  gert::Shape g;
+  for (int64_t d : s.GetDims()) g.AppendDim(d);
+  return g;
+}
+
+Shape FromGertShape(const gert::Shape& s) {
+  return Shape(std::vector<int64_t>(s.GetDims(), s.GetDims() + s.GetDimNum()));
+}
+
+Status AllocDeviceTensor(rt::CachingAllocator* alloc, DataType dt, const gert::Shape& shape, gert::Tensor* t) {
+  int64_t n = shape.GetShapeSize();
+  size_t bytes = n > 0 ? static_cast<size_t>(n) * GetSizeByDataType(dt) : 0;
+  void* p = alloc->Malloc(bytes == 0 ? 1 : bytes);
+  if (p == nullptr) return Error(Status::kOutOfMemory, "out of device memory allocating {} bytes: {}", bytes, aclGetRecentErrMsg());
+  gert::StorageShape ss;
+  ss.SetShape(shape);
+  *t = gert::Tensor(ss, dt, FORMAT_ND, p);
+  return Status::Ok();
+}
+
+Status AllocDeviceTensor(rt::CachingAllocator* alloc, DataType dt, const Shape& shape, gert::Tensor* t) {
+  return AllocDeviceTensor(alloc, dt, ToGertShape(shape), t);
+}
+
+Status UploadConstant(const HostTensor& h, void** dev, gert::Tensor* t) {
+  size_t bytes = h.NumBytes();
+  *dev = nullptr;
+  if (aclrtMalloc(dev, bytes == 0 ? 1 : bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+    return Error(Status::kOutOfMemory, "out of device memory for a {}-byte constant: {}", bytes, aclGetRecentErrMsg());
+  if (bytes > 0) aclrtMemcpy(*dev, bytes, h.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+  gert::StorageShape ss;
+  ss.SetShape(ToGertShape(h.shape()));
+  *t = gert::Tensor(ss, h.dtype(), FORMAT_ND, *dev);
+  return Status::Ok();
+}
+
+HostTensor DownloadTensor(const gert::Tensor& t) {
+  HostTensor h(t.GetDataType(), FromGertShape(t.GetStorageShape()));
+  if (h.NumBytes() > 0) aclrtMemcpy(h.mutable_data(), h.NumBytes(), t.GetAddr(), h.NumBytes(), ACL_MEMCPY_DEVICE_TO_HOST);
+  return h;
+}
+
+}  // namespace ge

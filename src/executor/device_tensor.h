@@ -1,0 +1,30 @@
+// Moving tensors between host (HostTensor) and device (gert::Tensor on device memory), and
+// starting the device once per process.
+#ifndef GE_SRC_EXECUTOR_DEVICE_TENSOR_H_
+#define GE_SRC_EXECUTOR_DEVICE_TENSOR_H_
+
+#include "base/status.h"
+#include "exe_graph/runtime/tensor.h"
+#include "graph/tensor.h"
+
+namespace ge {
+namespace rt {
+class CachingAllocator;
+}
+
+// aclInit + aclrtSetDevice(0) once; returns the device's core count.
+Status EnsureDevice(uint32_t* core_num);
+
+gert::Shape ToGertShape(const Shape& s);
+Shape FromGertShape(const gert::Shape& s);
+
+// Allocates device memory for a tensor (at least 1 byte, so empty tensors have an address).
+Status AllocDeviceTensor(rt::CachingAllocator* alloc, DataType dt, const Shape& shape, gert::Tensor* t);
+Status AllocDeviceTensor(rt::CachingAllocator* alloc, DataType dt, const gert::Shape& shape, gert::Tensor* t);
+// Copies a constant to fresh device memory (aclrtMalloc); *dev is what to aclrtFree later.
+Status UploadConstant(const HostTensor& h, void** dev, gert::Tensor* t);
+HostTensor DownloadTensor(const gert::Tensor& t);
+
+}  // namespace ge
+
+#endif  // GE_SRC_EXECUTOR_DEVICE_TENSOR_H_

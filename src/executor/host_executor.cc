@@ -1,0 +1,200 @@
+// Host scheduling: per node infer -> tiling -> alloc -> launch -> free.
+#include "executor/host_executor.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "base/log.h"
+#include "executor/device_tensor.h"
+#include "runtime/caching_allocator.h"
+
+namespace ge {
+
+Status CheckSupported(const Graph& graph) {
+  auto registry = gert::DefaultOpImplSpaceRegistryV2::GetInstance().GetSpaceRegistry();
+  std::vector<std::string> missing;
+  for (size_t n = 0; n < graph.num_nodes(); ++n) {
+    const Node& node = graph.node(n);
+    if (registry->GetOpImpl(node.type.c_str()) == nullptr) missing.push_back(NodeLabel(node));
+  }
+  if (missing.empty()) return Status::Ok();
+  return Unsupported("{} unsupported node(s): {}", missing.size(), fmt::join(missing, ", "));
+}
+
+HostExecutor::~HostExecutor() {
+  if (stream_) aclrtSynchronizeStream(stream_);
+  for (auto& s : slots_)
+    if (s.device_owned) allocator_->Free(s.tensor.GetAddr());
+  for (void* p : constant_buffers_) aclrtFree(p);
+  if (stream_) aclrtDestroyStream(stream_);
+}
+
+Status HostExecutor::Create(std::shared_ptr<const Graph> graph, std::unique_ptr<HostExecutor>* out) {
+  std::unique_ptr<HostExecutor> ex(new HostExecutor());
+  ex->graph_ = std::move(graph);
+  GE_RETURN_IF_ERROR(ex->Init());
+  *out = std::move(ex);
+  return Status::Ok();
+}
+
+Status HostExecutor::Init() {
+  GE_RETURN_IF_ERROR(CheckSupported(*graph_));
+  GE_RETURN_IF_ERROR(graph_->TopologicalOrder(&order_));
+  GE_RETURN_IF_ERROR(EnsureDevice(&core_num_));
+  if (aclrtCreateStream(&stream_) != ACL_SUCCESS) return Internal("cannot create a stream: {}", aclGetRecentErrMsg());
+  allocator_ = std::make_unique<rt::CachingAllocator>();
+  slots_.resize(graph_->num_values());
+  for (ValueId v = 0; v < static_cast<ValueId>(graph_->num_values()); ++v) {
+    const Value& val = graph_->value(v);
+    if (!val.constant) continue;
+    void* dev = nullptr;
+    GE_RETURN_IF_ERROR(UploadConstant(*val.constant, &dev, &slots_[v].tensor));
+    if (dev) constant_buffers_.push_back(dev);
+    slots_[v].is_constant = true;
+  }
+  auto consumers = graph_->Consumers();
+  for (ValueId v = 0; v < static_cast<ValueId>(graph_->num_values()); ++v)
+    slots_[v].uses = static_cast<int>(consumers[v].size());
+  for (ValueId v : graph_->outputs()) slots_[v].uses += 1;  // graph outputs are never freed
+  for (NodeId n : order_) {
+    auto step = std::make_unique<Step>();
+    step->node = n;
+    const Node& node = graph_->node(n);
+    GE_RETURN_IF_ERROR(BindNode(node, &step->binding));
+    step->call.Prepare(node, step->binding);
+    for (size_t i = 0; i < node.inputs.size(); ++i)
+      if (step->binding.value_depend[i] && node.inputs[i] != kNoValue &&
+          !graph_->value(node.inputs[i]).constant)
+        step->needs_sync = true;
+    steps_.push_back(std::move(step));
+  }
+  return Status::Ok();
+}
+
+Status HostExecutor::CheckInput(size_t i, const HostTensor& t) const {
+  const Value& decl = graph_->value(graph_->inputs()[i]);
+  if (t.dtype() != decl.desc.dtype)
+    return InvalidArgument("input '{}': expected dtype {}, got {}", decl.name, DataTypeName(decl.desc.dtype),
+                           DataTypeName(t.dtype()));
+  const Shape& ds = decl.desc.shape;
+  if (ds.IsUnknownRank()) return Status::Ok();
+  bool ok = ds.GetDimNum() == t.shape().GetDimNum();
+  for (size_t d = 0; ok && d < ds.GetDimNum(); ++d)
+    ok = ds.GetDim(d) < 0 || ds.GetDim(d) == t.shape().GetDim(d);
+  if (!ok)
+    return InvalidArgument("input '{}': expected shape {}, got {}", decl.name, ds.ToString(),
+                           t.shape().ToString());
+  return Status::Ok();
+}
+
+void HostExecutor::Release(ValueId v) {
+  ValueSlot& s = slots_[v];
+  if (s.is_constant || --s.remaining > 0) return;
+  if (s.device_owned) allocator_->Free(s.tensor.GetAddr());
+  s.device_owned = false;
+}
+
+Status HostExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
+  const auto& gin = graph_->inputs();
+  if (inputs.size() != gin.size())
+    return InvalidArgument("expected {} input(s), got {}", gin.size(), inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) GE_RETURN_IF_ERROR(CheckInput(i, inputs[i]));
+  for (auto& s : slots_) s.remaining = s.uses;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    ValueSlot& s = slots_[gin[i]];
+    GE_RETURN_IF_ERROR(AllocDeviceTensor(allocator_.get(), inputs[i].dtype(), inputs[i].shape(), &s.tensor));
+    s.device_owned = true;
+    std::memcpy(s.tensor.GetAddr(), inputs[i].data(), std::min(inputs[i].NumBytes(), s.tensor.GetSize()));
+  }
+  Status st;
+  for (auto& step : steps_) {
+    st = RunStep(*step);
+    if (!st.ok()) break;
+  }
+  if (aclrtSynchronizeStream(stream_) != ACL_SUCCESS && st.ok())
+    st = Internal("device error: {}", aclGetRecentErrMsg());
+  if (st.ok()) {
+    outputs->clear();
+    for (ValueId v : graph_->outputs()) outputs->push_back(DownloadTensor(slots_[v].tensor));
+  }
+  for (auto& s : slots_) {
+    if (s.device_owned) allocator_->Free(s.tensor.GetAddr());
+    s.device_owned = false;
+  }
+  return st;
+}
+
+Status HostExecutor::RunStep(Step& step) {
+  const Node& node = graph_->node(step.node);
+  OpCall& call = step.call;
+  if (step.needs_sync && aclrtSynchronizeStream(stream_) != ACL_SUCCESS)
+    return Internal("{}: device error: {}", NodeLabel(node), aclGetRecentErrMsg());
+  for (size_t i = 0; i < node.inputs.size(); ++i)
+    if (node.inputs[i] != kNoValue) call.input(i) = slots_[node.inputs[i]].tensor;
+  GE_RETURN_IF_ERROR(call.InferDataType());
+  GE_RETURN_IF_ERROR(call.InferShape());
+  for (size_t o = 0; o < node.outputs.size(); ++o) {
+    if (call.output(o).GetShapeSize() < 0)
+      return Internal("{}: output {} shape {} is not concrete after inference", NodeLabel(node), o,
+                      ShapeToString(call.output(o).GetStorageShape()));
+    GE_RETURN_IF_ERROR(AllocDeviceTensor(allocator_.get(), call.output(o).GetDataType(),
+                                         call.output(o).GetStorageShape(), &call.output(o)));
+  }
+  std::vector<void*> workspaces;
+  Status st = LaunchOrExecute(step, workspaces);
+  for (void* w : workspaces) allocator_->Free(w);
+  for (size_t o = 0; o < node.outputs.size(); ++o) {
+    ValueId v = node.outputs[o];
+    if (v == kNoValue) {
+      allocator_->Free(call.output(o).GetAddr());
+      continue;
+    }
+    slots_[v].tensor = call.output(o);
+    slots_[v].device_owned = true;
+    slots_[v].remaining = slots_[v].uses;
+    if (slots_[v].uses == 0) Release(v);  // unused output: free now
+  }
+  if (!st.ok()) return st;
+  for (ValueId v : node.inputs)
+    if (v != kNoValue) Release(v);
+  return Status::Ok();
+}
+
+Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces) {
+  const Node& node = graph_->node(step.node);
+  const auto* impl = step.binding.impl;
+  OpCall& call = step.call;
+  bool use_fallback = impl->op_execute_func != nullptr && (impl->kernel == nullptr || prefer_fallback_);
+  if (use_fallback) {
+    call.data().stream = stream_;
+    call.data().ws_owner = allocator_.get();
+    call.data().malloc_ws = [](void* owner, size_t size) { return static_cast<rt::CachingAllocator*>(owner)->Malloc(size); };
+    call.data().free_ws = [](void* owner, void* addr) {
+      if (addr) static_cast<rt::CachingAllocator*>(owner)->Free(addr);
+    };
+    gert::OpExecuteContext ctx(&call.data());
+    ++stats_.fallbacks;
+    if (impl->op_execute_func(&ctx) != GRAPH_SUCCESS)
+      return Internal("{}: op execute failed for inputs ({})", NodeLabel(node), call.DescribeInputs());
+    return Status::Ok();
+  }
+  if (impl->kernel == nullptr) return Internal("{}: operator has neither a kernel nor an op-execute function", NodeLabel(node));
+  GE_RETURN_IF_ERROR(call.Tiling(core_num_));
+  addrs_.clear();
+  for (size_t i = 0; i < call.num_inputs(); ++i)
+    addrs_.push_back(call.data().inputs[i] ? call.input(i).GetAddr() : nullptr);
+  for (size_t o = 0; o < call.num_outputs(); ++o) addrs_.push_back(call.output(o).GetAddr());
+  for (size_t w : call.data().workspace_sizes) {
+    workspaces.push_back(allocator_->Malloc(std::max<size_t>(w, 1)));
+    if (workspaces.back() == nullptr) return Error(Status::kOutOfMemory, "{}: out of device memory for a {}-byte workspace", NodeLabel(node), w);
+    addrs_.push_back(workspaces.back());
+  }
+  ++stats_.launches;
+  if (aclrtLaunchKernel(impl->kernel, call.data().block_dim, addrs_.data(), static_cast<uint32_t>(addrs_.size()),
+                        call.tiling().GetData(), static_cast<uint32_t>(call.tiling().GetDataSize()), stream_) != ACL_SUCCESS)
+    return Internal("{}: kernel launch failed: {}", NodeLabel(node), aclGetRecentErrMsg());
+  return Status::Ok();
+}
+
+}  // namespace ge

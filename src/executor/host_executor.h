@@ -1,0 +1,79 @@
+// HostExecutor: host scheduling. Walks the graph node by node: infer the node's output shapes
+// from the actual inputs, run its tiling, allocate outputs and workspace from the caching
+// allocator, launch its kernel (or call its op-execute function), free each tensor after its
+// last use. Handles any shapes; the sink executor is the fast path for static ones.
+#ifndef GE_SRC_EXECUTOR_HOST_EXECUTOR_H_
+#define GE_SRC_EXECUTOR_HOST_EXECUTOR_H_
+
+#include <memory>
+#include <vector>
+
+#include "acl/acl_rt.h"
+#include "base/status.h"
+#include "compiler/op_call.h"
+#include "graph/graph.h"
+
+namespace ge {
+namespace rt {
+class CachingAllocator;
+}
+
+struct HostNodeStats {
+  uint64_t launches = 0;   // kernels launched by the host kernel path
+  uint64_t fallbacks = 0;  // op-execute (fallback) calls
+};
+
+class HostExecutor {
+ public:
+  ~HostExecutor();
+  // Binds every node (fails listing all unsupported nodes) and uploads constants.
+  static Status Create(std::shared_ptr<const Graph> graph, std::unique_ptr<HostExecutor>* out);
+  // Checks inputs against the graph's declared inputs, runs, and copies outputs to host.
+  Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
+  const HostNodeStats& stats() const { return stats_; }
+  // Nodes in execution order (for tests and reports).
+  const std::vector<NodeId>& order() const { return order_; }
+  // Forces nodes with a fallback function to use it (the "fallback" path of the op tests).
+  void SetPreferFallback(bool v) { prefer_fallback_ = v; }
+
+ private:
+  struct ValueSlot {
+    gert::Tensor tensor;     // shape/dtype/addr of the current run
+    bool is_constant = false;
+    bool device_owned = false;  // allocated from the caching allocator this run
+    int uses = 0;               // consumers in the graph (+1 if a graph output)
+    int remaining = 0;
+  };
+  struct Step {
+    NodeId node;
+    NodeBinding binding;
+    OpCall call;
+    bool needs_sync = false;  // a value-depend input is computed on the device
+  };
+
+  HostExecutor() = default;
+  Status Init();
+  Status CheckInput(size_t i, const HostTensor& t) const;
+  Status RunStep(Step& step);
+  Status LaunchOrExecute(Step& step, std::vector<void*>& workspaces);
+  void Release(ValueId v);
+
+  std::shared_ptr<const Graph> graph_;
+  std::vector<NodeId> order_;
+  std::vector<std::unique_ptr<Step>> steps_;
+  std::vector<ValueSlot> slots_;
+  std::vector<void*> constant_buffers_;
+  std::unique_ptr<rt::CachingAllocator> allocator_;
+  aclrtStream stream_ = nullptr;
+  uint32_t core_num_ = 1;
+  bool prefer_fallback_ = false;
+  HostNodeStats stats_;
+  std::vector<void*> addrs_;  // scratch for kernel arguments
+};
+
+// Collects every node whose op type is not registered: "node 'a' (Foo), node 'b' (Bar)".
+Status CheckSupported(const Graph& graph);
+
+}  // namespace ge
+
+#endif  // GE_SRC_EXECUTOR_HOST_EXECUTOR_H_

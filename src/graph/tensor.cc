@@ -1,0 +1,54 @@
+#include "graph/tensor.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace ge {
+
+std::string TensorDesc::ToString() const {
+  return fmt::format("{}{}", DataTypeName(dtype), shape.ToString());
+}
+
+HostTensor::HostTensor(DataType dtype, Shape shape) {
+  desc_.dtype = dtype;
+  desc_.shape = std::move(shape);
+  int64_t n = desc_.shape.GetShapeSize();
+  if (n < 0) n = 0;
+  if (dtype == DT_STRING) {
+    strings_.resize(n);
+    bytes_ = std::make_shared<std::vector<uint8_t>>();
+  } else {
+    bytes_ = std::make_shared<std::vector<uint8_t>>(n * GetSizeByDataType(dtype));
+  }
+}
+
+HostTensor HostTensor::FromBytes(DataType dtype, Shape shape, const void* data, size_t size) {
+  HostTensor t(dtype, std::move(shape));
+  size_t n = std::min(size, t.NumBytes());
+  if (n > 0) std::memcpy(t.mutable_data(), data, n);
+  return t;
+}
+
+std::vector<int64_t> HostTensor::ToInt64Vector() const {
+  int64_t n = NumElements();
+  std::vector<int64_t> out;
+  if (n < 0) return out;
+  out.reserve(n);
+  for (int64_t i = 0; i < n; ++i) {
+    switch (dtype()) {
+      case DT_INT64: out.push_back(data_as<int64_t>()[i]); break;
+      case DT_INT32: out.push_back(data_as<int32_t>()[i]); break;
+      case DT_INT16: out.push_back(data_as<int16_t>()[i]); break;
+      case DT_INT8: out.push_back(data_as<int8_t>()[i]); break;
+      case DT_UINT8: out.push_back(data_as<uint8_t>()[i]); break;
+      case DT_UINT16: out.push_back(data_as<uint16_t>()[i]); break;
+      case DT_UINT32: out.push_back(data_as<uint32_t>()[i]); break;
+      case DT_UINT64: out.push_back(static_cast<int64_t>(data_as<uint64_t>()[i])); break;
+      default: return {};
+    }
+  }
+  return out;
+}
+
+}  // namespace ge

@@ -1,0 +1,54 @@
+// TensorDesc (dtype, format, shape) and HostTensor (a desc with host-owned data), the value
+// types of the graph IR: graph inputs/outputs, initializers, constant attributes.
+#ifndef GE_SRC_GRAPH_TENSOR_H_
+#define GE_SRC_GRAPH_TENSOR_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/shape.h"
+#include "graph/types.h"
+
+namespace ge {
+
+struct TensorDesc {
+  DataType dtype = DT_UNDEFINED;
+  Format format = FORMAT_ND;
+  Shape shape = Shape::UnknownRank();
+  std::string ToString() const;  // "float32[1, 3, 224, 224]"
+};
+
+// A tensor in host memory. Bytes are shared between copies (initializers are large and
+// immutable once loaded). DT_STRING data is held in `strings` instead of `bytes`.
+class HostTensor {
+ public:
+  HostTensor() = default;
+  HostTensor(DataType dtype, Shape shape);  // zero-filled
+  static HostTensor FromBytes(DataType dtype, Shape shape, const void* data, size_t size);
+
+  const TensorDesc& desc() const { return desc_; }
+  DataType dtype() const { return desc_.dtype; }
+  const Shape& shape() const { return desc_.shape; }
+  int64_t NumElements() const { return desc_.shape.GetShapeSize(); }
+  size_t NumBytes() const { return bytes_ ? bytes_->size() : 0; }
+  const void* data() const { return bytes_ ? bytes_->data() : nullptr; }
+  void* mutable_data() { return bytes_ ? bytes_->data() : nullptr; }
+  template <typename T>
+  const T* data_as() const { return static_cast<const T*>(data()); }
+  template <typename T>
+  T* mutable_data_as() { return static_cast<T*>(mutable_data()); }
+  std::vector<std::string>& strings() { return strings_; }
+  const std::vector<std::string>& strings() const { return strings_; }
+  // Reads any integer dtype as int64 (for shape-like tensors); empty if not an integer tensor.
+  std::vector<int64_t> ToInt64Vector() const;
+
+ private:
+  TensorDesc desc_;
+  std::shared_ptr<std::vector<uint8_t>> bytes_;
+  std::vector<std::string> strings_;
+};
+
+}  // namespace ge
+
+#endif  // GE_SRC_GRAPH_TENSOR_H_

@@ -1,0 +1,53 @@
+#include "ops/spatial_util.h"
+
+#include <cstring>
+
+namespace ge::ops_util {
+namespace {
+int64_t ListAt(const gert::RuntimeAttrs* a, int idx, size_t i, int64_t dflt) {
+  if (idx < 0) return dflt;
+  auto* l = a->GetListInt(idx);
+  return (l && i < l->GetSize()) ? l->GetData()[i] : dflt;
+}
+}  // namespace
+
+bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const gert::RuntimeAttrs* attrs,
+                   WindowAttrIdx idx, Window3d* w) {
+  size_t ns = x.GetDimNum() >= 2 ? x.GetDimNum() - 2 : 0;
+  if (ns == 0 || ns > 3 || nk != ns) return false;
+  std::string auto_pad = idx.auto_pad >= 0 && attrs->GetStr(idx.auto_pad) ? attrs->GetStr(idx.auto_pad) : "NOTSET";
+  bool ceil_mode = idx.ceil_mode >= 0 && attrs->GetInt(idx.ceil_mode) && *attrs->GetInt(idx.ceil_mode) != 0;
+  size_t off = 3 - ns;  // leading unit dims
+  for (size_t d = 0; d < 3; ++d) {
+    w->in[d] = 1; w->out[d] = 1; w->kernel[d] = 1; w->stride[d] = 1; w->dilation[d] = 1;
+    w->pad_begin[d] = 0; w->pad_end[d] = 0;
+  }
+  for (size_t i = 0; i < ns; ++i) {
+    size_t d = off + i;
+    w->in[d] = x.GetDim(2 + i);
+    w->kernel[d] = kernel[i];
+    w->stride[d] = ListAt(attrs, idx.strides, i, 1);
+    w->dilation[d] = ListAt(attrs, idx.dilations, i, 1);
+    if (w->kernel[d] <= 0 || w->stride[d] <= 0 || w->dilation[d] <= 0) return false;
+    int64_t ek = (w->kernel[d] - 1) * w->dilation[d] + 1;
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      w->out[d] = (w->in[d] + w->stride[d] - 1) / w->stride[d];
+      int64_t total = std::max<int64_t>(0, (w->out[d] - 1) * w->stride[d] + ek - w->in[d]);
+      w->pad_begin[d] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      w->pad_end[d] = total - w->pad_begin[d];
+      continue;
+    }
+    if (auto_pad == "NOTSET") {
+      w->pad_begin[d] = ListAt(attrs, idx.pads, i, 0);
+      w->pad_end[d] = ListAt(attrs, idx.pads, ns + i, 0);
+    }
+    int64_t span = w->in[d] + w->pad_begin[d] + w->pad_end[d] - ek;
+    if (span < 0) return false;
+    w->out[d] = (ceil_mode ? (span + w->stride[d] - 1) / w->stride[d] : span / w->stride[d]) + 1;
+    // ceil_mode: the last window must start inside the input or left padding.
+    if (ceil_mode && (w->out[d] - 1) * w->stride[d] >= w->in[d] + w->pad_begin[d]) --w->out[d];
+  }
+  return true;
+}
+
+}  // namespace ge::ops_util

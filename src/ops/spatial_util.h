@@ -1,0 +1,35 @@
+// Output sizes and padding of windowed ops (Conv, pooling) per ONNX: explicit pads or auto_pad
+// (SAME_UPPER, SAME_LOWER, VALID), strides, dilations, ceil_mode. Spatial dims are padded to 3
+// (D, H, W) so that 1-D, 2-D and 3-D ops share one kernel.
+#ifndef GE_SRC_OPS_SPATIAL_UTIL_H_
+#define GE_SRC_OPS_SPATIAL_UTIL_H_
+
+#include <cstdint>
+#include <string>
+
+#include "exe_graph/runtime/runtime_attrs.h"
+#include "exe_graph/runtime/shape.h"
+
+namespace ge::ops_util {
+
+struct Window3d {
+  int64_t in[3];
+  int64_t out[3];
+  int64_t kernel[3];
+  int64_t stride[3];
+  int64_t dilation[3];
+  int64_t pad_begin[3];
+  int64_t pad_end[3];
+};
+
+// `x` is N, C, spatial...; `kernel` has one entry per spatial dim. Attribute indices of
+// auto_pad, dilations, pads, strides in the op's RuntimeAttrs (-1 when the op lacks one).
+struct WindowAttrIdx {
+  int auto_pad, dilations, pads, strides, ceil_mode;
+};
+bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const gert::RuntimeAttrs* attrs,
+                   WindowAttrIdx idx, Window3d* w);
+
+}  // namespace ge::ops_util
+
+#endif  // GE_SRC_OPS_SPATIAL_UTIL_H_

@@ -1,0 +1,228 @@
+// ONNX ModelProto -> ge::Graph.
+#include "parser/onnx/onnx_parser.h"
+
+#include <onnx/checker.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/version_converter/convert.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "base/log.h"
+#include "parser/onnx/tensor_proto.h"
+
+namespace ge {
+namespace {
+
+std::string DirOf(const std::string& path) {
+  auto pos = path.find_last_of('/');
+  return pos == std::string::npos ? "." : path.substr(0, pos);
+}
+
+Status ParseValueInfo(const onnx::ValueInfoProto& vi, TensorDesc* desc) {
+  if (!vi.type().has_tensor_type())
+    return Unsupported("value '{}': only tensor types are supported (got a sequence, map or optional)", vi.name());
+  const auto& tt = vi.type().tensor_type();
+  desc->dtype = FromOnnxDataType(tt.elem_type());
+  if (!tt.has_shape()) {
+    desc->shape = Shape::UnknownRank();
+    return Status::Ok();
+  }
+  std::vector<int64_t> dims;
+  for (const auto& d : tt.shape().dim()) dims.push_back(d.has_dim_value() ? d.dim_value() : Shape::kUnknownDim);
+  desc->shape = Shape(dims);
+  return Status::Ok();
+}
+
+Status ParseGraph(const onnx::GraphProto& gp, const std::string& base_dir, std::shared_ptr<Graph>* out);
+
+Status ParseAttr(const onnx::AttributeProto& a, const std::string& base_dir, AttrValue* v) {
+  using A = onnx::AttributeProto;
+  switch (a.type()) {
+    case A::INT: *v = static_cast<int64_t>(a.i()); break;
+    case A::FLOAT: *v = a.f(); break;
+    case A::STRING: *v = a.s(); break;
+    case A::INTS: *v = std::vector<int64_t>(a.ints().begin(), a.ints().end()); break;
+    case A::FLOATS: *v = std::vector<float>(a.floats().begin(), a.floats().end()); break;
+    case A::STRINGS: *v = std::vector<std::string>(a.strings().begin(), a.strings().end()); break;
+    case A::TENSOR: {
+      HostTensor t;
+      GE_RETURN_IF_ERROR(TensorFromProto(a.t(), base_dir, &t));
+      *v = std::move(t);
+      break;
+    }
+    case A::GRAPH: {
+      std::shared_ptr<Graph> g;
+      GE_RETURN_IF_ERROR(ParseGraph(a.g(), base_dir, &g));
+      *v = g;
+      break;
+    }
+    case A::GRAPHS: {
+      std::vector<std::shared_ptr<Graph>> gs;
+      for (const auto& gp : a.graphs()) {
+        std::shared_ptr<Graph> g;
+        GE_RETURN_IF_ERROR(ParseGraph(gp, base_dir, &g));
+        gs.push_back(g);
+      }
+      *v = std::move(gs);
+      break;
+    }
+    default: return Unsupported("attribute '{}': unsupported attribute type {}", a.name(), static_cast<int>(a.type()));
+  }
+  return Status::Ok();
+}
+
+// A Constant node becomes a graph constant.
+Status ConstantValue(const onnx::NodeProto& n, const std::string& base_dir, HostTensor* t) {
+  for (const auto& a : n.attribute()) {
+    if (a.name() == "value") return TensorFromProto(a.t(), base_dir, t);
+    if (a.name() == "value_float") { *t = HostTensor(DT_FLOAT, Shape()); *t->mutable_data_as<float>() = a.f(); return Status::Ok(); }
+    if (a.name() == "value_int") { *t = HostTensor(DT_INT64, Shape()); *t->mutable_data_as<int64_t>() = a.i(); return Status::Ok(); }
+    if (a.name() == "value_floats") {
+      *t = HostTensor(DT_FLOAT, Shape({static_cast<int64_t>(a.floats_size())}));
+      for (int i = 0; i < a.floats_size(); ++i) t->mutable_data_as<float>()[i] = a.floats(i);
+      return Status::Ok();
+    }
+    if (a.name() == "value_ints") {
+      *t = HostTensor(DT_INT64, Shape({static_cast<int64_t>(a.ints_size())}));
+      for (int i = 0; i < a.ints_size(); ++i) t->mutable_data_as<int64_t>()[i] = a.ints(i);
+      return Status::Ok();
+    }
+    if (a.name() == "value_string") { *t = HostTensor(DT_STRING, Shape()); t->strings()[0] = a.s(); return Status::Ok(); }
+    if (a.name() == "value_strings") {
+      *t = HostTensor(DT_STRING, Shape({static_cast<int64_t>(a.strings_size())}));
+      for (int i = 0; i < a.strings_size(); ++i) t->strings()[i] = a.strings(i);
+      return Status::Ok();
+    }
+  }
+  return InvalidArgument("node '{}' (Constant): no value attribute", n.name());
+}
+
+// A value referenced by name: defined in this graph, or (in a subgraph) from an outer scope,
+// which becomes a value with no producer that the control-flow op binds by name.
+ValueId Lookup(Graph* g, const std::string& name) {
+  ValueId v = g->FindValue(name);
+  return v != kNoValue ? v : g->AddValue(name);
+}
+
+Status ParseNode(const onnx::NodeProto& n, size_t index, const std::string& base_dir, Graph* g) {
+  std::string name = n.name().empty() ? fmt::format("{}_{}", n.op_type(), index) : n.name();
+  if (n.op_type() == "Constant" && (n.domain().empty() || n.domain() == "ai.onnx") && n.output_size() == 1) {
+    HostTensor t;
+    Status st = ConstantValue(n, base_dir, &t);
+    if (!st.ok()) return st.Prepend(fmt::format("node '{}' (Constant): ", name));
+    g->AddConstant(n.output(0), std::move(t));
+    return Status::Ok();
+  }
+  std::vector<ValueId> inputs, outputs;
+  for (const auto& in : n.input()) inputs.push_back(in.empty() ? kNoValue : Lookup(g, in));
+  for (const auto& o : n.output()) outputs.push_back(o.empty() ? kNoValue : g->AddValue(o));
+  AttrMap attrs;
+  for (const auto& a : n.attribute()) {
+    AttrValue v;
+    Status st = ParseAttr(a, base_dir, &v);
+    if (!st.ok()) return st.Prepend(fmt::format("node '{}' ({}): ", name, n.op_type()));
+    attrs[a.name()] = std::move(v);
+  }
+  NodeId id = g->AddNode(name, n.op_type(), inputs, outputs, std::move(attrs));
+  g->node(id).domain = n.domain() == "ai.onnx" ? "" : n.domain();
+  return Status::Ok();
+}
+
+Status ParseGraph(const onnx::GraphProto& gp, const std::string& base_dir, std::shared_ptr<Graph>* out) {
+  auto g = std::make_shared<Graph>(gp.name().empty() ? "main" : gp.name());
+  for (const auto& init : gp.initializer()) {
+    HostTensor t;
+    GE_RETURN_IF_ERROR(TensorFromProto(init, base_dir, &t).Prepend(fmt::format("initializer '{}': ", init.name())));
+    g->AddConstant(init.name(), std::move(t));
+  }
+  for (const auto& in : gp.input()) {
+    if (g->FindValue(in.name()) != kNoValue) continue;  // an initializer listed as input
+    TensorDesc desc;
+    GE_RETURN_IF_ERROR(ParseValueInfo(in, &desc).Prepend("graph input: "));
+    g->AddInput(in.name(), desc);
+  }
+  for (int i = 0; i < gp.node_size(); ++i) GE_RETURN_IF_ERROR(ParseNode(gp.node(i), i, base_dir, g.get()));
+  for (const auto& o : gp.output()) {
+    ValueId v = g->FindValue(o.name());
+    if (v == kNoValue) return InvalidArgument("graph output '{}' is produced by no node", o.name());
+    TensorDesc desc;
+    if (ParseValueInfo(o, &desc).ok() && g->value(v).desc.dtype == DT_UNDEFINED) g->value(v).desc = desc;
+    g->AddOutput(v);
+  }
+  *out = std::move(g);
+  return Status::Ok();
+}
+
+int64_t OnnxOpset(const onnx::ModelProto& m) {
+  for (const auto& o : m.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") return o.version();
+  return 0;
+}
+
+Status CheckAndConvert(onnx::ModelProto* model, const OnnxLoadOptions& opt, const std::string& base_dir) {
+  if (opt.run_checker) {
+    try {
+      onnx::checker::CheckerContext ctx;
+      ctx.set_ir_version(model->ir_version());
+      std::unordered_map<std::string, int> opsets;
+      for (const auto& o : model->opset_import()) opsets[o.domain()] = static_cast<int>(o.version());
+      ctx.set_opset_imports(opsets);
+      ctx.set_model_dir(base_dir);
+      onnx::checker::LexicalScopeContext lex;
+      onnx::checker::check_graph(model->graph(), ctx, lex);
+    } catch (const std::exception& e) {
+      return InvalidArgument("the ONNX checker rejects the model: {}", e.what());
+    }
+  }
+  int64_t opset = OnnxOpset(*model);
+  if (opset == 0) return InvalidArgument("model imports no ai.onnx opset");
+  if (opset > opt.target_opset) return Unsupported("opset {} is newer than the supported {}", opset, opt.target_opset);
+  if (opset < opt.target_opset) {
+    try {
+      *model = onnx::version_conversion::ConvertVersion(*model, static_cast<int>(opt.target_opset));
+      GELOGD("converted model from opset {} to {}", opset, opt.target_opset);
+    } catch (const std::exception& e) {
+      GELOGW("opset {} model kept as is: the ONNX version converter failed: {}", opset, e.what());
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status LoadOnnxModelFromBytes(const std::string& bytes, const std::string& base_dir, std::shared_ptr<Graph>* graph,
+                              const OnnxLoadOptions& options) {
+  onnx::ModelProto model;
+  if (bytes.empty()) return InvalidArgument("the file is empty");
+  if (!model.ParseFromString(bytes))
+    return InvalidArgument("not a valid ONNX model (protobuf parse failed; truncated or corrupted file?)");
+  if (!model.has_graph()) return InvalidArgument("the model has no graph");
+  GE_RETURN_IF_ERROR(CheckAndConvert(&model, options, base_dir));
+  return ParseGraph(model.graph(), base_dir, graph);
+}
+
+Status LoadOnnxModel(const std::string& path, std::shared_ptr<Graph>* graph, const OnnxLoadOptions& options) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return InvalidArgument("{}: cannot open file", path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  Status st = LoadOnnxModelFromBytes(ss.str(), DirOf(path), graph, options);
+  if (!st.ok()) st.Prepend(path + ": ");
+  return st;
+}
+
+Status LoadTensorProtoFile(const std::string& path, HostTensor* tensor, std::string* name) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return InvalidArgument("{}: cannot open file", path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  onnx::TensorProto p;
+  if (!p.ParseFromString(ss.str())) return InvalidArgument("{}: not a valid TensorProto", path);
+  if (name) *name = p.name();
+  Status st = TensorFromProto(p, DirOf(path), tensor);
+  if (!st.ok()) st.Prepend(path + ": ");
+  return st;
+}
+
+}  // namespace ge

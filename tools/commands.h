@@ -1,0 +1,31 @@
+// The `ge` tool's subcommands. Each returns the process exit code.
+#ifndef GE_TOOLS_COMMANDS_H_
+#define GE_TOOLS_COMMANDS_H_
+
+#include <string>
+#include <vector>
+
+#include "api/model.h"
+
+namespace ge::tool {
+
+struct RunArgs {
+  std::string model;
+  std::vector<std::string> inputs;   // NAME=FILE.npy
+  std::vector<std::string> outputs;  // FILE.npy, one per model output, in order
+  std::vector<std::string> input_shapes;  // NAME=1,3,224,224 (for dynamic dims)
+  std::string mode = "auto";
+};
+
+int RunCommand(const RunArgs& args);
+
+// Inputs for a model: from --input files, else deterministic random data (seeded by input
+// index) with dynamic dims taken from --input-shape or 1. Errors name the input.
+Status PrepareInputs(const Graph& graph, const std::vector<std::string>& input_files,
+                     const std::vector<std::string>& input_shapes, std::vector<HostTensor>* inputs);
+// Sum of elements as double, the checksum the tool prints.
+double Checksum(const HostTensor& t);
+
+}  // namespace ge::tool
+
+#endif  // GE_TOOLS_COMMANDS_H_

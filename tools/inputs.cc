@@ -1,0 +1,112 @@
+// Input preparation for the `ge` tool: .npy files or deterministic random data.
+#include <map>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "graph/npy.h"
+
+namespace ge::tool {
+namespace {
+
+Status ParseKeyValue(const std::string& arg, const char* flag, std::string* key, std::string* value) {
+  auto eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0)
+    return InvalidArgument("{} '{}': expected NAME=VALUE", flag, arg);
+  *key = arg.substr(0, eq);
+  *value = arg.substr(eq + 1);
+  return Status::Ok();
+}
+
+template <typename T>
+void FillRandom(HostTensor* t, std::mt19937* rng, double lo, double hi) {
+  std::uniform_real_distribution<double> dist(lo, hi);
+  T* p = t->mutable_data_as<T>();
+  for (int64_t i = 0; i < t->NumElements(); ++i) p[i] = static_cast<T>(dist(*rng));
+}
+
+void FillRandom(HostTensor* t, uint32_t seed) {
+  std::mt19937 rng(seed);
+  switch (t->dtype()) {
+    case DT_FLOAT: FillRandom<float>(t, &rng, -1, 1); break;
+    case DT_DOUBLE: FillRandom<double>(t, &rng, -1, 1); break;
+    case DT_INT64: FillRandom<int64_t>(t, &rng, 0, 8); break;
+    case DT_INT32: FillRandom<int32_t>(t, &rng, 0, 8); break;
+    case DT_INT8: FillRandom<int8_t>(t, &rng, -8, 8); break;
+    case DT_UINT8: FillRandom<uint8_t>(t, &rng, 0, 8); break;
+    case DT_BOOL: FillRandom<uint8_t>(t, &rng, 0, 2); break;
+    default: break;  // zero-filled
+  }
+}
+
+}  // namespace
+
+Status PrepareInputs(const Graph& graph, const std::vector<std::string>& input_files,
+                     const std::vector<std::string>& input_shapes, std::vector<HostTensor>* inputs) {
+  std::map<std::string, std::string> files, shapes;
+  for (const auto& a : input_files) {
+    std::string k, v;
+    GE_RETURN_IF_ERROR(ParseKeyValue(a, "--input", &k, &v));
+    files[k] = v;
+  }
+  for (const auto& a : input_shapes) {
+    std::string k, v;
+    GE_RETURN_IF_ERROR(ParseKeyValue(a, "--input-shape", &k, &v));
+    shapes[k] = v;
+  }
+  std::map<std::string, bool> known;
+  for (ValueId v : graph.inputs()) known[graph.value(v).name] = true;
+  for (const auto& [k, f] : files)
+    if (!known.count(k)) return InvalidArgument("--input {}: the model has no input named '{}'", k, k);
+  inputs->clear();
+  for (size_t i = 0; i < graph.inputs().size(); ++i) {
+    const Value& decl = graph.value(graph.inputs()[i]);
+    HostTensor t;
+    if (auto it = files.find(decl.name); it != files.end()) {
+      GE_RETURN_IF_ERROR(ReadNpy(it->second, &t));
+    } else {
+      std::vector<int64_t> dims = decl.desc.shape.IsUnknownRank() ? std::vector<int64_t>{} : decl.desc.shape.GetDims();
+      if (auto s = shapes.find(decl.name); s != shapes.end()) {
+        dims.clear();
+        size_t pos = 0;
+        std::string spec = s->second;
+        while (pos <= spec.size()) {
+          size_t comma = spec.find(',', pos);
+          std::string item = spec.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+          try {
+            dims.push_back(std::stoll(item));
+          } catch (...) {
+            return InvalidArgument("--input-shape {}: '{}' is not a list of integers", decl.name, spec);
+          }
+          if (comma == std::string::npos) break;
+          pos = comma + 1;
+        }
+      }
+      for (auto& d : dims)
+        if (d < 0) d = 1;
+      t = HostTensor(decl.desc.dtype, Shape(dims));
+      FillRandom(&t, static_cast<uint32_t>(i + 1));
+    }
+    inputs->push_back(std::move(t));
+  }
+  return Status::Ok();
+}
+
+double Checksum(const HostTensor& t) {
+  double sum = 0;
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    switch (t.dtype()) {
+      case DT_FLOAT: sum += t.data_as<float>()[i]; break;
+      case DT_DOUBLE: sum += t.data_as<double>()[i]; break;
+      case DT_INT64: sum += static_cast<double>(t.data_as<int64_t>()[i]); break;
+      case DT_INT32: sum += t.data_as<int32_t>()[i]; break;
+      case DT_INT8: sum += t.data_as<int8_t>()[i]; break;
+      case DT_UINT8: case DT_BOOL: sum += t.data_as<uint8_t>()[i]; break;
+      default: break;
+    }
+  }
+  return sum;
+}
+
+}  // namespace ge::tool

@@ -1,0 +1,54 @@
+// `ge run MODEL.onnx [--input NAME=FILE.npy]... [--output FILE.npy]... [--mode M]
+//  [--input-shape NAME=D0,D1,...]`: loads, compiles, runs once, prints each output's name,
+// shape, dtype and checksum, and the compile and run times.
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "graph/npy.h"
+
+namespace ge::tool {
+
+int RunCommand(const RunArgs& args) {
+  using Clock = std::chrono::steady_clock;
+  ModelOptions options;
+  options.mode = args.mode;
+  auto t0 = Clock::now();
+  std::unique_ptr<Model> model;
+  Status st = Model::Load(args.model, options, &model);
+  if (!st.ok()) {
+    fmt::print(stderr, "error: {}\n", st.message());
+    return 1;
+  }
+  auto t1 = Clock::now();
+  std::vector<HostTensor> inputs, outputs;
+  st = PrepareInputs(model->graph(), args.inputs, args.input_shapes, &inputs);
+  if (st.ok() && !args.outputs.empty() && args.outputs.size() != model->graph().outputs().size())
+    st = InvalidArgument("--output given {} time(s), the model has {} output(s)", args.outputs.size(),
+                         model->graph().outputs().size());
+  if (st.ok()) st = model->Run(inputs, &outputs);
+  auto t2 = Clock::now();
+  if (!st.ok()) {
+    fmt::print(stderr, "error: {}\n", st.message());
+    return 1;
+  }
+  fmt::print("model: {}  mode: {}\n", args.model, model->mode());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const auto& name = model->graph().value(model->graph().outputs()[i]).name;
+    fmt::print("output {}: {} shape={} dtype={} checksum={:.6g}\n", i, name, outputs[i].shape().ToString(),
+               DataTypeName(outputs[i].dtype()), Checksum(outputs[i]));
+    if (i < args.outputs.size()) {
+      st = WriteNpy(args.outputs[i], outputs[i]);
+      if (!st.ok()) {
+        fmt::print(stderr, "error: {}\n", st.message());
+        return 1;
+      }
+    }
+  }
+  auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
+  fmt::print("time: compile {:.3f} ms, run {:.3f} ms\n", ms(t1 - t0), ms(t2 - t1));
+  return 0;
+}
+
+}  // namespace ge::tool
