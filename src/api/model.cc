@@ -1,5 +1,7 @@
 #include "api/model.h"
 
+#include "compiler/placement.h"
+#include "compiler/static_inference.h"
 #include "executor/host_executor.h"
 #include "parser/onnx/onnx_parser.h"
 
@@ -33,8 +35,15 @@ Status Model::Compile() {
   if (options_.mode != "auto" && options_.mode != "host" && options_.mode != "sink")
     return InvalidArgument("unknown mode '{}' (expected auto, sink or host)", options_.mode);
   GE_RETURN_IF_ERROR(graph_->Verify());
+  GE_RETURN_IF_ERROR(CheckSupported(*graph_));
+  GE_RETURN_IF_ERROR(RunStaticInference(graph_.get()));
+  CompileOptions copt;
+  copt.mode = options_.mode;
+  copt.prefer_fallback = options_.prefer_fallback;
+  std::vector<Placement> placement;
+  GE_RETURN_IF_ERROR(DecidePlacement(*graph_, copt, &placement));
   mode_ = "host";
-  return HostExecutor::Create(graph_, &host_);
+  return HostExecutor::Create(graph_, &placement, &host_);
 }
 
 Status Model::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {

@@ -16,6 +16,7 @@ class HostExecutor;
 
 struct ModelOptions {
   std::string mode = "auto";  // auto | sink | host
+  bool prefer_fallback = false;  // take each node's fallback (op-execute) path where it has one
 };
 
 class Model {

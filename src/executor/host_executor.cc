@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/log.h"
 #include "executor/device_tensor.h"
@@ -30,10 +31,16 @@ HostExecutor::~HostExecutor() {
   if (stream_) aclrtDestroyStream(stream_);
 }
 
-Status HostExecutor::Create(std::shared_ptr<const Graph> graph, std::unique_ptr<HostExecutor>* out) {
+Status HostExecutor::Create(std::shared_ptr<const Graph> graph, const std::vector<Placement>* placement,
+                            std::unique_ptr<HostExecutor>* out) {
   std::unique_ptr<HostExecutor> ex(new HostExecutor());
   ex->graph_ = std::move(graph);
   GE_RETURN_IF_ERROR(ex->Init());
+  for (auto& step : ex->steps_) {
+    const auto* impl = step->binding.impl;
+    step->use_fallback = impl->op_execute_func != nullptr &&
+                         (impl->kernel == nullptr || (placement && (*placement)[step->node] == Placement::kHostFallback));
+  }
   *out = std::move(ex);
   return Status::Ok();
 }
@@ -165,8 +172,7 @@ Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces)
   const Node& node = graph_->node(step.node);
   const auto* impl = step.binding.impl;
   OpCall& call = step.call;
-  bool use_fallback = impl->op_execute_func != nullptr && (impl->kernel == nullptr || prefer_fallback_);
-  if (use_fallback) {
+  if (step.use_fallback) {
     call.data().stream = stream_;
     call.data().ws_owner = allocator_.get();
     call.data().malloc_ws = [](void* owner, size_t size) { return static_cast<rt::CachingAllocator*>(owner)->Malloc(size); };

@@ -11,6 +11,7 @@
 #include "acl/acl_rt.h"
 #include "base/status.h"
 #include "compiler/op_call.h"
+#include "compiler/placement.h"
 #include "graph/graph.h"
 
 namespace ge {
@@ -27,14 +28,15 @@ class HostExecutor {
  public:
   ~HostExecutor();
   // Binds every node (fails listing all unsupported nodes) and uploads constants.
-  static Status Create(std::shared_ptr<const Graph> graph, std::unique_ptr<HostExecutor>* out);
+  // `placement` (by NodeId, optional): kHostFallback nodes run their op-execute function,
+  // others their kernel (the host executor runs sink-placed nodes with their kernel too).
+  static Status Create(std::shared_ptr<const Graph> graph, const std::vector<Placement>* placement,
+                       std::unique_ptr<HostExecutor>* out);
   // Checks inputs against the graph's declared inputs, runs, and copies outputs to host.
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
   const HostNodeStats& stats() const { return stats_; }
   // Nodes in execution order (for tests and reports).
   const std::vector<NodeId>& order() const { return order_; }
-  // Forces nodes with a fallback function to use it (the "fallback" path of the op tests).
-  void SetPreferFallback(bool v) { prefer_fallback_ = v; }
 
  private:
   struct ValueSlot {
@@ -49,6 +51,7 @@ class HostExecutor {
     NodeBinding binding;
     OpCall call;
     bool needs_sync = false;  // a value-depend input is computed on the device
+    bool use_fallback = false;
   };
 
   HostExecutor() = default;
@@ -66,7 +69,6 @@ class HostExecutor {
   std::unique_ptr<rt::CachingAllocator> allocator_;
   aclrtStream stream_ = nullptr;
   uint32_t core_num_ = 1;
-  bool prefer_fallback_ = false;
   HostNodeStats stats_;
   std::vector<void*> addrs_;  // scratch for kernel arguments
 };

@@ -1,0 +1,142 @@
+#include "compiler/static_inference.h"
+
+#include "base/log.h"
+#include "compiler/op_call.h"
+
+namespace ge {
+namespace {
+
+gert::Shape ToGert(const Shape& s) {
+  gert::Shape g;
+  for (int64_t d : s.GetDims()) g.AppendDim(d);
+  return g;
+}
+
+Shape FromGert(const gert::Shape& s) { return Shape(std::vector<int64_t>(s.GetDims(), s.GetDims() + s.GetDimNum())); }
+
+// Runs the node's kernel block by block on this thread, writing into host buffers.
+Status FoldNode(Graph* g, const Node& node, OpCall& call, std::vector<HostTensor>* outs) {
+  const auto* impl = call.binding().impl;
+  GE_RETURN_IF_ERROR(call.Tiling(1));
+  std::vector<std::vector<uint8_t>> workspaces;
+  std::vector<void*> addrs;
+  for (size_t i = 0; i < call.num_inputs(); ++i)
+    addrs.push_back(call.data().inputs[i] ? const_cast<void*>(call.input(i).GetAddr()) : nullptr);
+  for (size_t o = 0; o < call.num_outputs(); ++o) {
+    outs->emplace_back(call.output(o).GetDataType(), FromGert(call.output(o).GetStorageShape()));
+    addrs.push_back(outs->back().NumBytes() ? outs->back().mutable_data() : nullptr);
+  }
+  for (size_t w : call.data().workspace_sizes) {
+    workspaces.emplace_back(std::max<size_t>(w, 1));
+    addrs.push_back(workspaces.back().data());
+  }
+  static uint8_t dummy[64];
+  for (auto& a : addrs)
+    if (a == nullptr) a = dummy;  // empty tensors still get an address, as on the device
+  for (size_t i = 0; i < call.num_inputs(); ++i)
+    if (!call.data().inputs[i]) addrs[i] = nullptr;
+  for (uint32_t b = 0; b < call.data().block_dim; ++b) {
+    aclrtKernelArgs args{addrs.data(), static_cast<uint32_t>(addrs.size()), call.tiling().GetData(),
+                         static_cast<uint32_t>(call.tiling().GetDataSize()), b, call.data().block_dim};
+    impl->kernel(&args);
+  }
+  return Status::Ok();
+}
+
+bool Foldable(const Graph& g, const Node& node, const NodeBinding& b, const StaticInferenceOptions& opt) {
+  if (!opt.fold_constants || b.impl->kernel == nullptr || node.outputs.empty()) return false;
+  for (ValueId v : node.inputs)
+    if (v != kNoValue && !g.value(v).constant) return false;
+  for (ValueId v : node.inputs)
+    if (v != kNoValue && g.value(v).constant->dtype() == DT_STRING) return false;
+  return true;
+}
+
+// Infers one node; sets the outputs' descs; folds it when possible (returns true in *folded).
+Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* folded) {
+  Node& node = g->node(n);
+  NodeBinding binding;
+  GE_RETURN_IF_ERROR(BindNode(node, &binding));
+  OpCall call;
+  call.Prepare(node, binding);
+  bool all_known = true, ranks_known = true;
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    if (node.inputs[i] == kNoValue) continue;
+    const Value& v = g->value(node.inputs[i]);
+    gert::StorageShape ss;
+    ss.SetShape(ToGert(v.desc.shape));
+    void* data = v.constant ? const_cast<void*>(v.constant->data()) : nullptr;
+    call.input(i) = gert::Tensor(ss, v.desc.dtype, FORMAT_ND, data);
+    if (v.desc.shape.IsUnknownRank()) ranks_known = false;
+    if (!v.desc.shape.IsStatic() || (binding.value_depend[i] && !v.constant)) all_known = false;
+  }
+  Status st = call.InferDataType();
+  if (!st.ok()) return st;
+  for (size_t o = 0; o < node.outputs.size(); ++o)
+    if (node.outputs[o] != kNoValue) g->value(node.outputs[o]).desc.dtype = call.output(o).GetDataType();
+  if (!ranks_known) return Status::Ok();  // outputs stay unknown rank
+  st = call.InferShape();
+  if (!st.ok()) {
+    if (all_known) return st;
+    return Status::Ok();  // dynamic dims the op cannot reason about: outputs stay unknown
+  }
+  for (size_t o = 0; o < node.outputs.size(); ++o) {
+    if (node.outputs[o] == kNoValue) continue;
+    Shape s = FromGert(call.output(o).GetStorageShape());
+    if (!all_known && s.IsStatic()) {
+      // A static result from dynamic inputs is trusted only if no value-depend input is unknown.
+      for (size_t i = 0; i < node.inputs.size(); ++i)
+        if (binding.value_depend[i] && node.inputs[i] != kNoValue && !g->value(node.inputs[i]).constant)
+          s = Shape::UnknownRank();
+    }
+    g->value(node.outputs[o]).desc.shape = s;
+  }
+  *folded = false;
+  if (all_known && Foldable(*g, node, binding, opt)) {
+    int64_t bytes = 0;
+    for (size_t o = 0; o < call.num_outputs(); ++o) bytes += call.output(o).GetSize();
+    if (bytes > opt.max_fold_bytes) return Status::Ok();
+    std::vector<HostTensor> outs;
+    GE_RETURN_IF_ERROR(FoldNode(g, node, call, &outs));
+    for (size_t o = 0; o < node.outputs.size(); ++o)
+      if (node.outputs[o] != kNoValue) g->value(node.outputs[o]).constant = std::move(outs[o]);
+    *folded = true;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+bool IsStaticNode(const Graph& g, const Node& node) {
+  for (ValueId v : node.inputs)
+    if (v != kNoValue && !g.value(v).desc.shape.IsStatic()) return false;
+  for (ValueId v : node.outputs)
+    if (v != kNoValue && !g.value(v).desc.shape.IsStatic()) return false;
+  return true;
+}
+
+Status RunStaticInference(Graph* g, const StaticInferenceOptions& opt, StaticInferenceStats* stats) {
+  std::vector<NodeId> order;
+  GE_RETURN_IF_ERROR(g->TopologicalOrder(&order));
+  std::vector<bool> keep(g->num_nodes(), true);
+  StaticInferenceStats local;
+  for (NodeId n : order) {
+    bool folded = false;
+    GE_RETURN_IF_ERROR(InferNode(g, n, opt, &folded));
+    if (folded) {
+      keep[n] = false;
+      ++local.folded;
+      for (ValueId v : g->node(n).outputs)
+        if (v != kNoValue) g->value(v).producer = -1;
+    }
+  }
+  g->RemoveNodes(keep);
+  for (size_t n = 0; n < g->num_nodes(); ++n)
+    (IsStaticNode(*g, g->node(n)) ? local.static_nodes : local.dynamic_nodes)++;
+  GELOGD("static inference of '{}': {} folded, {} static, {} dynamic nodes", g->name(), local.folded,
+         local.static_nodes, local.dynamic_nodes);
+  if (stats) *stats = local;
+  return Status::Ok();
+}
+
+}  // namespace ge
