@@ -1,5 +1,7 @@
 #include "compiler/static_inference.h"
 
+#include <algorithm>
+
 #include "base/log.h"
 #include "compiler/op_call.h"
 
@@ -52,11 +54,33 @@ bool Foldable(const Graph& g, const Node& node, const NodeBinding& b, const Stat
   return true;
 }
 
+// Rejects an input whose dtype the OpDef does not list for that input.
+Status CheckInputTypes(const Graph& g, const Node& node, const NodeBinding& b) {
+  if (b.op_def == nullptr) return Status::Ok();
+  const auto& params = b.op_def->GetInputs();
+  for (size_t p = 0; p < b.input_ir.size() && p < params.size(); ++p) {
+    const auto& allowed = params[p].GetDataTypes();
+    if (allowed.empty()) continue;
+    for (size_t k = 0; k < b.input_ir[p].second; ++k) {
+      ValueId v = node.inputs[b.input_ir[p].first + k];
+      if (v == kNoValue) continue;
+      DataType dt = g.value(v).desc.dtype;
+      if (dt == DT_UNDEFINED || std::find(allowed.begin(), allowed.end(), dt) != allowed.end()) continue;
+      std::string names;
+      for (DataType a : allowed) names += std::string(names.empty() ? "" : ", ") + DataTypeName(a);
+      return InvalidArgument("{}: input '{}' ('{}') has dtype {}, expected one of {}", NodeLabel(node),
+                             params[p].GetName(), g.value(v).name, DataTypeName(dt), names);
+    }
+  }
+  return Status::Ok();
+}
+
 // Infers one node; sets the outputs' descs; folds it when possible (returns true in *folded).
 Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* folded) {
   Node& node = g->node(n);
   NodeBinding binding;
   GE_RETURN_IF_ERROR(BindNode(node, &binding));
+  GE_RETURN_IF_ERROR(CheckInputTypes(*g, node, binding));
   OpCall call;
   call.Prepare(node, binding);
   bool all_known = true, ranks_known = true;
