@@ -15,9 +15,24 @@ struct RunArgs {
   std::vector<std::string> outputs;  // FILE.npy, one per model output, in order
   std::vector<std::string> input_shapes;  // NAME=1,3,224,224 (for dynamic dims)
   std::string mode = "auto";
+  bool report = false;  // print the segments and the memory report
 };
 
 int RunCommand(const RunArgs& args);
+
+struct BenchArgs {
+  std::string model;
+  std::string mode = "auto";
+  int runs = 100;
+  int warmup = 10;
+  int threads = 0;   // device core count (0 = the machine's cores)
+  int streams = 0;   // sink model streams bound (0 = default)
+  std::vector<std::string> input_shapes;
+};
+
+int BenchCommand(const BenchArgs& args);
+// "segments: ..." and "memory: naive ..., lower bound ..., arena ..." lines (`--report`).
+void PrintReport(const Model& model);
 
 // Inputs for a model: from --input files, else deterministic random data (seeded by input
 // index) with dynamic dims taken from --input-shape or 1. Errors name the input.

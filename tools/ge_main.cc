@@ -1,4 +1,4 @@
-// The `ge` command-line tool: `ge run MODEL ...` (later: bench, compile, report).
+// The `ge` command-line tool: `ge run MODEL ...`, `ge bench MODEL ...`.
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
@@ -13,7 +13,18 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--output", run.outputs, "FILE.npy, one per model output in order (repeatable)");
   run_cmd->add_option("--input-shape", run.input_shapes, "NAME=D0,D1,... for inputs with dynamic dims");
   run_cmd->add_option("--mode", run.mode, "auto | sink | host")->check(CLI::IsMember({"auto", "sink", "host"}));
+  run_cmd->add_flag("--report", run.report, "print the segments and the memory report (naive, lower bound, arena)");
+  ge::tool::BenchArgs bench;
+  auto* bench_cmd = app.add_subcommand("bench", "compile once, time repeated runs (min, median, p90 per run and per op)");
+  bench_cmd->add_option("model", bench.model, "model file (.onnx)")->required();
+  bench_cmd->add_option("--mode", bench.mode, "auto | sink | host")->check(CLI::IsMember({"auto", "sink", "host"}));
+  bench_cmd->add_option("--runs", bench.runs, "timed runs")->check(CLI::PositiveNumber);
+  bench_cmd->add_option("--warmup", bench.warmup, "untimed runs first")->check(CLI::NonNegativeNumber);
+  bench_cmd->add_option("--threads", bench.threads, "device core threads (default: the machine's cores)");
+  bench_cmd->add_option("--streams", bench.streams, "most model streams per sink segment (default 2; 1 = one stream)");
+  bench_cmd->add_option("--input-shape", bench.input_shapes, "NAME=D0,D1,... for inputs with dynamic dims");
   CLI11_PARSE(app, argc, argv);
   if (*run_cmd) return ge::tool::RunCommand(run);
+  if (*bench_cmd) return ge::tool::BenchCommand(bench);
   return 2;
 }

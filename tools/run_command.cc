@@ -34,6 +34,7 @@ int RunCommand(const RunArgs& args) {
     return 1;
   }
   fmt::print("model: {}  mode: {}\n", args.model, model->mode());
+  if (args.report) PrintReport(*model);
   for (size_t i = 0; i < outputs.size(); ++i) {
     const auto& name = model->graph().value(model->graph().outputs()[i]).name;
     fmt::print("output {}: {} shape={} dtype={} checksum={:.6g}\n", i, name, outputs[i].shape().ToString(),

@@ -2,6 +2,7 @@
 
 #include "compiler/placement.h"
 #include "compiler/static_inference.h"
+#include "executor/compiled_model.h"
 #include "executor/host_executor.h"
 #include "parser/onnx/onnx_parser.h"
 
@@ -42,12 +43,27 @@ Status Model::Compile() {
   copt.prefer_fallback = options_.prefer_fallback;
   std::vector<Placement> placement;
   GE_RETURN_IF_ERROR(DecidePlacement(*graph_, copt, &placement));
-  mode_ = "host";
-  return HostExecutor::Create(graph_, &placement, &host_);
+  copt.max_streams = options_.max_streams;
+  bool any_sink = false;
+  for (Placement p : placement) any_sink |= p == Placement::kSink;
+  if (!any_sink) {
+    mode_ = "host";
+    return HostExecutor::Create(graph_, &placement, &host_);
+  }
+  GE_RETURN_IF_ERROR(CompiledModel::Create(graph_, placement, copt, &compiled_));
+  mode_ = compiled_->mode();
+  return Status::Ok();
 }
 
+std::string Model::DescribeSegments() const {
+  if (compiled_) return compiled_->Describe();
+  return fmt::format("host[{} nodes]", graph_->num_nodes());
+}
+
+MemoryReport Model::memory_report() const { return compiled_ ? compiled_->memory_report() : MemoryReport(); }
+
 Status Model::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
-  Status st = host_->Run(inputs, outputs);
+  Status st = compiled_ ? compiled_->Run(inputs, outputs) : host_->Run(inputs, outputs);
   if (!st.ok() && !source_.empty()) st.Prepend(source_ + ": ");
   return st;
 }

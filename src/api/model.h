@@ -13,10 +13,13 @@
 namespace ge {
 
 class HostExecutor;
+class CompiledModel;
+struct MemoryReport;
 
 struct ModelOptions {
   std::string mode = "auto";  // auto | sink | host
   bool prefer_fallback = false;  // take each node's fallback (op-execute) path where it has one
+  int max_streams = 0;           // sink segments: model streams bound (0 = default, 1 = one stream)
 };
 
 class Model {
@@ -26,8 +29,14 @@ class Model {
   static Status FromGraph(std::shared_ptr<Graph> graph, const ModelOptions& options, std::unique_ptr<Model>* out);
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
   const Graph& graph() const { return *graph_; }
-  // "host" or "sink": what the mode resolved to.
+  // "host", "sink" or "mixed" (sink and host segments): what the mode resolved to.
   const std::string& mode() const { return mode_; }
+  // "sink[12 nodes] -> host[1 node]"; "host[N nodes]" for pure host scheduling.
+  std::string DescribeSegments() const;
+  // Memory of the sink segments (all zero when none): naive, lower bound, planned arena.
+  MemoryReport memory_report() const;
+  // The compiled segments; null under pure host scheduling.
+  const CompiledModel* compiled() const { return compiled_.get(); }
 
  private:
   Model() = default;
@@ -37,6 +46,7 @@ class Model {
   std::string mode_;
   std::string source_;  // file name for error messages
   std::unique_ptr<HostExecutor> host_;
+  std::unique_ptr<CompiledModel> compiled_;
 };
 
 }  // namespace ge

@@ -1,0 +1,297 @@
+// Memory planning: (1) liveness — group values that share storage (views, in-place outputs)
+// into buffers with a def position and use positions; (2) placement — greedy by size, each
+// buffer at the best-fitting gap among the already placed buffers it conflicts with.
+#include "compiler/memory_planner.h"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+namespace ge {
+namespace {
+
+// Ops whose output 0 is the bytes of input 0 reinterpreted: no copy, no task.
+const std::unordered_set<std::string> kViewOps = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"};
+
+// Ops whose kernels read element i of an input of the output's shape before writing element i
+// of the output (and nothing else of it), so the output may overwrite that input.
+const std::unordered_set<std::string> kInPlaceOps = {
+    "Add", "Sub", "Mul", "Div", "Relu", "LeakyRelu", "Sigmoid", "Tanh", "Exp", "Log", "Neg",
+    "Abs", "Sqrt", "Reciprocal", "Elu", "Selu", "Softplus", "HardSigmoid", "Clip", "Floor", "Ceil"};
+
+int64_t AlignUp(int64_t bytes) { return std::max<int64_t>(kArenaAlign, (bytes + kArenaAlign - 1) / kArenaAlign * kArenaAlign); }
+
+int64_t DescBytes(const TensorDesc& d) {
+  if (d.shape.IsUnknownRank()) return -1;
+  int64_t n = d.shape.GetShapeSize();
+  if (n < 0) return -1;
+  return n * static_cast<int64_t>(GetSizeByDataType(d.dtype));
+}
+
+bool IsPlanned(const Graph& g, ValueId v) { return v != kNoValue && !g.value(v).constant; }
+
+// Before(a, b): every access of a is complete before b is first written.
+bool Before(const PlannedBuffer& a, const PlannedBuffer& b, const StreamAssignment& s) {
+  if (!s.HappensBefore(a.def, b.def)) return false;
+  for (int u : a.uses)
+    if (!s.HappensBefore(u, b.def)) return false;
+  return true;
+}
+
+}  // namespace
+
+bool BuffersConflict(const PlannedBuffer& a, const PlannedBuffer& b, const StreamAssignment& s) {
+  return !Before(a, b, s) && !Before(b, a, s);
+}
+
+bool IsViewNode(const Graph& graph, const Node& node) {
+  if (!kViewOps.count(node.type) || node.inputs.empty() || node.outputs.empty()) return false;
+  ValueId in = node.inputs[0], out = node.outputs[0];
+  if (!IsPlanned(graph, in) || out == kNoValue) return false;
+  const TensorDesc& a = graph.value(in).desc;
+  const TensorDesc& b = graph.value(out).desc;
+  return a.dtype == b.dtype && DescBytes(a) >= 0 && DescBytes(a) == DescBytes(b);
+}
+
+Status BuildPlannerInput(const Graph& graph, const std::vector<NodeId>& order, PlannerInput* in) {
+  in->value_bytes.assign(graph.num_values(), -1);
+  in->nodes.clear();
+  auto plan_value = [&](ValueId v) -> Status {
+    if (!IsPlanned(graph, v)) return Status::Ok();
+    int64_t b = DescBytes(graph.value(v).desc);
+    if (b < 0)
+      return Internal("memory planner: value '{}' has no static shape ({})", graph.value(v).name,
+                      graph.value(v).desc.ToString());
+    in->value_bytes[v] = b;
+    return Status::Ok();
+  };
+  for (ValueId v : graph.inputs()) GE_RETURN_IF_ERROR(plan_value(v));
+  for (NodeId n : order) {
+    const Node& node = graph.node(n);
+    PlannerNode pn;
+    for (ValueId v : node.inputs)
+      if (IsPlanned(graph, v)) pn.inputs.push_back(v);
+    pn.outputs = node.outputs;
+    for (ValueId v : node.outputs) GE_RETURN_IF_ERROR(plan_value(v));
+    pn.is_view = IsViewNode(graph, node);
+    if (!pn.is_view && kInPlaceOps.count(node.type) && !node.outputs.empty() && node.outputs[0] != kNoValue) {
+      const TensorDesc& od = graph.value(node.outputs[0]).desc;
+      for (ValueId v : pn.inputs) {
+        const TensorDesc& id = graph.value(v).desc;
+        if (id.dtype == od.dtype && id.shape == od.shape) pn.in_place.push_back(v);
+      }
+    }
+    in->nodes.push_back(std::move(pn));
+  }
+  in->graph_inputs = graph.inputs();
+  in->graph_outputs = graph.outputs();
+  return Status::Ok();
+}
+
+namespace {
+
+// Liveness: values grouped by view aliasing, each group's use positions, then buffers in
+// schedule order with in-place takeover where the input's buffer dies at the node.
+class LivenessBuilder {
+ public:
+  LivenessBuilder(const PlannerInput& in, const StreamAssignment& s, MemoryPlan* plan)
+      : in_(in), s_(s), plan_(plan) {}
+
+  Status Build() {
+    const size_t nv = in_.value_bytes.size();
+    root_.resize(nv);
+    std::iota(root_.begin(), root_.end(), 0);
+    for (const PlannerNode& pn : in_.nodes)
+      if (pn.is_view) root_[pn.outputs[0]] = root_[pn.inputs[0]];
+    group_uses_.assign(nv, {});
+    group_is_output_.assign(nv, false);
+    for (size_t p = 0; p < in_.nodes.size(); ++p) {
+      if (in_.nodes[p].is_view) continue;
+      for (ValueId v : in_.nodes[p].inputs) group_uses_[root_[v]].push_back(static_cast<int>(p));
+    }
+    for (ValueId v : in_.graph_outputs)
+      if (v != kNoValue && in_.value_bytes[v] >= 0) group_is_output_[root_[v]] = true;
+    plan_->value_buffer.assign(nv, -1);
+    plan_->workspace_buffer.assign(in_.nodes.size(), {});
+    plan_->scratch_buffer.assign(in_.nodes.size(), {});
+    for (ValueId v : in_.graph_inputs)
+      if (plan_->value_buffer[v] < 0) NewGroupBuffer(v, kBeforeAll);
+    for (size_t p = 0; p < in_.nodes.size(); ++p) GE_RETURN_IF_ERROR(Place(static_cast<int>(p)));
+    return Status::Ok();
+  }
+
+ private:
+  int NewBuffer(int def, int64_t bytes) {
+    PlannedBuffer b;
+    b.def = def;
+    b.size = AlignUp(bytes);
+    plan_->buffers.push_back(b);
+    is_output_.push_back(false);
+    return static_cast<int>(plan_->buffers.size()) - 1;
+  }
+  // Gives value v (a group root) its own buffer, or joins buffer `into`.
+  void AssignGroup(ValueId v, int buf) {
+    PlannedBuffer& b = plan_->buffers[buf];
+    b.size = std::max(b.size, AlignUp(in_.value_bytes[v]));
+    const auto& u = group_uses_[root_[v]];
+    b.uses.insert(b.uses.end(), u.begin(), u.end());
+    if (group_is_output_[root_[v]]) {
+      b.uses.push_back(kAfterAll);
+      is_output_[buf] = true;
+    }
+    plan_->value_buffer[v] = buf;
+  }
+  void NewGroupBuffer(ValueId v, int def) { AssignGroup(v, NewBuffer(def, in_.value_bytes[v])); }
+
+  // True when every access of buffer `buf` other than position p is complete before p.
+  bool DiesAt(int buf, int p) const {
+    if (is_output_[buf]) return false;
+    const PlannedBuffer& b = plan_->buffers[buf];
+    if (b.def != p && !s_.HappensBefore(b.def, p)) return false;
+    for (int u : b.uses)
+      if (u != p && !s_.HappensBefore(u, p)) return false;
+    return true;
+  }
+
+  Status Place(int p) {
+    const PlannerNode& pn = in_.nodes[p];
+    if (pn.is_view) {
+      ValueId in = pn.inputs[0], out = pn.outputs[0];
+      if (plan_->value_buffer[in] < 0) return Internal("memory planner: view input v{} has no buffer", in);
+      plan_->value_buffer[out] = plan_->value_buffer[in];
+      return Status::Ok();
+    }
+    plan_->scratch_buffer[p].assign(pn.outputs.size(), -1);
+    for (size_t o = 0; o < pn.outputs.size(); ++o) {
+      ValueId v = pn.outputs[o];
+      if (v == kNoValue) {
+        plan_->scratch_buffer[p][o] = NewBuffer(p, 0);  // the kernel still writes it: live at p only
+        continue;
+      }
+      if (in_.value_bytes[v] < 0) return Internal("memory planner: output v{} has no size", v);
+      int reuse = -1;
+      if (o == 0)
+        for (ValueId c : pn.in_place) {
+          int b = plan_->value_buffer[c];
+          if (b >= 0 && !plan_->buffers[b].is_workspace && DiesAt(b, p)) {
+            reuse = b;
+            break;
+          }
+        }
+      if (reuse >= 0) AssignGroup(v, reuse);
+      else NewGroupBuffer(v, p);
+    }
+    for (int64_t w : pn.workspaces) {
+      int b = NewBuffer(p, w);
+      plan_->buffers[b].is_workspace = true;
+      plan_->workspace_buffer[p].push_back(b);
+    }
+    return Status::Ok();
+  }
+
+  const PlannerInput& in_;
+  const StreamAssignment& s_;
+  MemoryPlan* plan_;
+  std::vector<ValueId> root_;
+  std::vector<std::vector<int>> group_uses_;
+  std::vector<bool> group_is_output_;
+  std::vector<bool> is_output_;  // per buffer
+};
+
+// Greedy by size: largest first, each at the smallest gap that fits among the conflicting
+// buffers already placed (else above them all).
+void PlaceOffsets(const StreamAssignment& s, MemoryPlan* plan) {
+  auto& bufs = plan->buffers;
+  std::vector<int> by_size(bufs.size());
+  std::iota(by_size.begin(), by_size.end(), 0);
+  std::stable_sort(by_size.begin(), by_size.end(), [&](int a, int b) { return bufs[a].size > bufs[b].size; });
+  std::vector<int> placed;
+  std::vector<std::pair<int64_t, int64_t>> busy;
+  plan->arena_bytes = 0;
+  for (int i : by_size) {
+    busy.clear();
+    for (int j : placed)
+      if (BuffersConflict(bufs[i], bufs[j], s)) busy.push_back({bufs[j].offset, bufs[j].offset + bufs[j].size});
+    std::sort(busy.begin(), busy.end());
+    int64_t best = -1, best_gap = INT64_MAX, end = 0;
+    for (const auto& [lo, hi] : busy) {
+      int64_t gap = lo - end;
+      if (gap >= bufs[i].size && gap < best_gap) {
+        best = end;
+        best_gap = gap;
+      }
+      end = std::max(end, hi);
+    }
+    bufs[i].offset = best >= 0 ? best : end;
+    plan->arena_bytes = std::max(plan->arena_bytes, bufs[i].offset + bufs[i].size);
+    placed.push_back(i);
+  }
+}
+
+void FillReport(const PlannerInput& in, MemoryPlan* plan) {
+  MemoryReport& r = plan->report;
+  r = MemoryReport();
+  for (size_t v = 0; v < in.value_bytes.size(); ++v)
+    if (plan->value_buffer[v] >= 0) {
+      r.naive_bytes += AlignUp(in.value_bytes[v]);
+      ++r.num_tensors;
+    }
+  const int n = static_cast<int>(in.nodes.size());
+  std::vector<int64_t> delta(n + 2, 0);
+  for (const PlannedBuffer& b : plan->buffers) {
+    if (b.is_workspace) r.naive_bytes += b.size;
+    int first = b.def == kBeforeAll ? 0 : b.def, last = first;
+    for (int u : b.uses) last = std::max(last, u == kAfterAll ? n : u);
+    delta[first] += b.size;
+    delta[last + 1] -= b.size;
+  }
+  int64_t live = 0;
+  for (int64_t d : delta) r.lower_bound_bytes = std::max(r.lower_bound_bytes, live += d);
+  r.arena_bytes = plan->arena_bytes;
+  r.num_buffers = static_cast<int>(plan->buffers.size());
+}
+
+std::string Bytes(int64_t b) {
+  if (b < 1024) return fmt::format("{} B", b);
+  if (b < (1 << 20)) return fmt::format("{:.1f} KiB", b / 1024.0);
+  return fmt::format("{:.2f} MiB", b / 1048576.0);
+}
+
+}  // namespace
+
+Status PlanMemory(const PlannerInput& in, const StreamAssignment& streams, MemoryPlan* plan) {
+  *plan = MemoryPlan();
+  if (streams.stream.size() != in.nodes.size())
+    return Internal("memory planner: {} positions but a stream assignment for {}", in.nodes.size(),
+                    streams.stream.size());
+  LivenessBuilder live(in, streams, plan);
+  GE_RETURN_IF_ERROR(live.Build());
+  PlaceOffsets(streams, plan);
+  FillReport(in, plan);
+  return Status::Ok();
+}
+
+std::string MemoryReport::ToString() const {
+  double over = lower_bound_bytes > 0 ? 100.0 * (arena_bytes - lower_bound_bytes) / lower_bound_bytes : 0.0;
+  return fmt::format("naive {}, lower bound {}, arena {} (+{:.1f}% over the bound; {} tensors in {} buffers)",
+                     Bytes(naive_bytes), Bytes(lower_bound_bytes), Bytes(arena_bytes), over, num_tensors,
+                     num_buffers);
+}
+
+std::string MemoryPlan::ToString(const Graph* graph) const {
+  std::string s;
+  for (size_t v = 0; v < value_buffer.size(); ++v) {
+    int b = value_buffer[v];
+    if (b < 0) continue;
+    std::string name = graph ? graph->value(static_cast<ValueId>(v)).name : fmt::format("v{}", v);
+    s += fmt::format("{} -> buf{} @{} ({} B)\n", name, b, buffers[b].offset, buffers[b].size);
+  }
+  for (size_t p = 0; p < workspace_buffer.size(); ++p)
+    for (int b : workspace_buffer[p]) s += fmt::format("ws@n{} -> buf{} @{} ({} B)\n", p, b, buffers[b].offset, buffers[b].size);
+  s += fmt::format("arena {} B\n", arena_bytes);
+  return s;
+}
+
+}  // namespace ge

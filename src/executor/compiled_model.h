@@ -1,0 +1,52 @@
+// CompiledModel: a graph partitioned into sink and host segments (compiler/partitioner.h),
+// each loaded into its executor, run in order with tensors passed between them by value id.
+// A fully static graph is one sink segment; `--mode host` is one host segment.
+#ifndef GE_SRC_EXECUTOR_COMPILED_MODEL_H_
+#define GE_SRC_EXECUTOR_COMPILED_MODEL_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "compiler/memory_planner.h"
+#include "compiler/partitioner.h"
+#include "compiler/placement.h"
+#include "graph/graph.h"
+
+namespace ge {
+
+class HostExecutor;
+class SinkExecutor;
+
+class CompiledModel {
+ public:
+  ~CompiledModel();
+  // `placement` by NodeId (DecidePlacement). options.max_streams bounds sink model streams
+  // (0 = kDefaultMaxStreams).
+  static Status Create(std::shared_ptr<const Graph> graph, const std::vector<Placement>& placement,
+                       const CompileOptions& options, std::unique_ptr<CompiledModel>* out);
+  Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
+
+  // "sink", "host" or "mixed".
+  std::string mode() const;
+  std::string Describe() const { return DescribeSegments(segments_); }
+  size_t num_segments() const { return segments_.size(); }
+  const GraphSegment& segment(size_t i) const { return segments_[i]; }
+  // Null for a host segment.
+  const SinkExecutor* sink_executor(size_t i) const { return sinks_[i].get(); }
+  // Sum over the sink segments.
+  MemoryReport memory_report() const;
+
+ private:
+  CompiledModel() = default;
+  std::shared_ptr<const Graph> graph_;
+  std::vector<GraphSegment> segments_;
+  std::vector<std::unique_ptr<SinkExecutor>> sinks_;
+  std::vector<std::unique_ptr<HostExecutor>> hosts_;
+  std::vector<HostTensor> env_;  // per original ValueId, during a run
+};
+
+}  // namespace ge
+
+#endif  // GE_SRC_EXECUTOR_COMPILED_MODEL_H_

@@ -1,0 +1,72 @@
+// `ge bench MODEL [--mode M] [--runs N] [--warmup N] [--threads T] [--streams S]
+//  [--input-shape NAME=D0,D1,...]`: compiles once, runs --warmup untimed runs, then times --runs
+// runs of Model::Run (inputs in, execute, outputs out) and prints min, median and p90 per run and
+// per op (divided by the graph's node count), plus the memory report of the sink segments.
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "acl/acl_rt.h"
+#include "commands.h"
+#include "compiler/memory_planner.h"
+
+namespace ge::tool {
+namespace {
+
+double Percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  size_t i = static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
+  return v[std::min(i, v.size() - 1)];
+}
+
+}  // namespace
+
+void PrintReport(const Model& model) {
+  fmt::print("segments: {}\n", model.DescribeSegments());
+  MemoryReport r = model.memory_report();
+  if (r.num_tensors > 0) fmt::print("memory: {}\n", r.ToString());
+  else fmt::print("memory: no sink segment (host scheduling allocates per run)\n");
+}
+
+int BenchCommand(const BenchArgs& args) {
+  using Clock = std::chrono::steady_clock;
+  if (args.threads > 0 && aclrtSetDeviceCoreNum(static_cast<uint32_t>(args.threads)) != ACL_SUCCESS) {
+    fmt::print(stderr, "error: --threads {}: {}\n", args.threads, aclGetRecentErrMsg());
+    return 1;
+  }
+  ModelOptions options;
+  options.mode = args.mode;
+  options.max_streams = args.streams;
+  auto t0 = Clock::now();
+  std::unique_ptr<Model> model;
+  Status st = Model::Load(args.model, options, &model);
+  auto t1 = Clock::now();
+  std::vector<HostTensor> inputs, outputs;
+  if (st.ok()) st = PrepareInputs(model->graph(), {}, args.input_shapes, &inputs);
+  for (int i = 0; st.ok() && i < args.warmup; ++i) st = model->Run(inputs, &outputs);
+  std::vector<double> us;
+  for (int i = 0; st.ok() && i < args.runs; ++i) {
+    auto a = Clock::now();
+    st = model->Run(inputs, &outputs);
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
+  }
+  if (!st.ok()) {
+    fmt::print(stderr, "error: {}\n", st.message());
+    return 1;
+  }
+  uint32_t cores = 0;
+  aclrtGetDeviceCoreNum(&cores);
+  const double nodes = std::max<double>(1.0, static_cast<double>(model->graph().num_nodes()));
+  const double mn = *std::min_element(us.begin(), us.end()), med = Percentile(us, 0.5), p90 = Percentile(us, 0.9);
+  fmt::print("model: {}  mode: {}  nodes: {}  device cores: {}\n", args.model, model->mode(),
+             model->graph().num_nodes(), cores);
+  fmt::print("compile: {:.3f} ms  runs: {}  warmup: {}\n", std::chrono::duration<double, std::milli>(t1 - t0).count(),
+             args.runs, args.warmup);
+  fmt::print("per run (us): min {:.3f}  median {:.3f}  p90 {:.3f}\n", mn, med, p90);
+  fmt::print("per op  (us): min {:.4f}  median {:.4f}  p90 {:.4f}\n", mn / nodes, med / nodes, p90 / nodes);
+  PrintReport(*model);
+  return 0;
+}
+
+}  // namespace ge::tool
