@@ -131,6 +131,20 @@ Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* fo
 
 }  // namespace
 
+void PadOptionalIo(Node* node) {
+  NodeBinding b;
+  if (!BindNode(*node, &b).ok() || b.op_def == nullptr) return;
+  auto fixed = [](const std::vector<ops::OpParamDef>& params, size_t* n) {
+    for (const auto& p : params)
+      if (p.GetParamType() == ops::DYNAMIC) return false;
+    *n = params.size();
+    return true;
+  };
+  size_t n = 0;
+  if (fixed(b.op_def->GetInputs(), &n) && node->inputs.size() < n) node->inputs.resize(n, kNoValue);
+  if (fixed(b.op_def->GetOutputs(), &n) && node->outputs.size() < n) node->outputs.resize(n, kNoValue);
+}
+
 bool IsStaticNode(const Graph& g, const Node& node) {
   for (ValueId v : node.inputs)
     if (v != kNoValue && !g.value(v).desc.shape.IsStatic()) return false;
@@ -144,6 +158,7 @@ Status RunStaticInference(Graph* g, const StaticInferenceOptions& opt, StaticInf
   GE_RETURN_IF_ERROR(g->TopologicalOrder(&order));
   std::vector<bool> keep(g->num_nodes(), true);
   StaticInferenceStats local;
+  for (NodeId n : order) PadOptionalIo(&g->node(n));
   for (NodeId n : order) {
     bool folded = false;
     GE_RETURN_IF_ERROR(InferNode(g, n, opt, &folded));

@@ -26,6 +26,11 @@ struct StaticInferenceStats {
 Status RunStaticInference(Graph* graph, const StaticInferenceOptions& options = {},
                           StaticInferenceStats* stats = nullptr);
 
+// Pads a node's inputs and outputs with kNoValue up to its OpDef's IR count (ONNX omits
+// trailing optional ones), so that kernel arguments are laid out by IR position everywhere:
+// inputs (null when absent), outputs (scratch when absent), workspaces.
+void PadOptionalIo(Node* node);
+
 // True when all of the node's inputs and outputs have static shapes.
 bool IsStaticNode(const Graph& graph, const Node& node);
 
