@@ -10,6 +10,9 @@ namespace ge {
 using FallbackGenerator = gert::OpExecuteFunc (*)(const char* op_type);
 void SetFallbackGenerator(FallbackGenerator g);
 FallbackGenerator GetFallbackGenerator();
+// The op-execute function of `op_type`, generating it now when its OpDef enables fallback and
+// none is set yet (OP_ADD may have run before the generator was installed). Null if none.
+gert::OpExecuteFunc ResolveFallback(const char* op_type);
 }  // namespace ge
 
 #endif  // GE_SRC_REGISTER_FALLBACK_HOOK_H_

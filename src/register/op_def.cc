@@ -12,6 +12,17 @@ FallbackGenerator g_fallback_generator = nullptr;
 }
 void SetFallbackGenerator(FallbackGenerator g) { g_fallback_generator = g; }
 FallbackGenerator GetFallbackGenerator() { return g_fallback_generator; }
+
+gert::OpExecuteFunc ResolveFallback(const char* op_type) {
+  auto registry = gert::DefaultOpImplSpaceRegistryV2::GetInstance().GetSpaceRegistry();
+  if (registry->GetOpImpl(op_type) == nullptr) return nullptr;
+  auto& impl = registry->CreateOrGetOpImpl(op_type);
+  if (impl.op_execute_func == nullptr && impl.op_def && impl.op_def->IsFallBackEnabled() && g_fallback_generator) {
+    impl.op_execute_func = g_fallback_generator(op_type);
+    impl.op_execute_is_generated = impl.op_execute_func != nullptr;
+  }
+  return impl.op_execute_func;
+}
 }  // namespace ge
 
 namespace ops {

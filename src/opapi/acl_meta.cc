@@ -1,0 +1,264 @@
+// aclTensor, aclScalar, arrays, lists and aclOpAttrs: creation, destruction, accessors.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cstring>
+
+#include "base/error_message.h"
+#include "opapi/acl_meta_impl.h"
+#include "opapi/api_guard.h"
+
+namespace ge::opapi {
+
+std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> s(dims.size(), 1);
+  for (size_t i = dims.size(); i-- > 1;) s[i - 1] = s[i] * std::max<int64_t>(dims[i], 1);
+  return s;
+}
+
+std::string DimsToString(const std::vector<int64_t>& dims) { return fmt::format("[{}]", fmt::join(dims, ", ")); }
+
+namespace {
+template <typename T>
+T* Fail(std::string msg) {
+  SetRecentErrMsg(std::move(msg));
+  return nullptr;
+}
+bool ValidDataType(aclDataType dt) {
+  return dt >= ACL_FLOAT && dt <= ACL_BOOL && dt != 5 && ge::GetSizeByDataType(static_cast<ge::DataType>(dt)) > 0;
+}
+}  // namespace
+
+}  // namespace ge::opapi
+
+using ge::opapi::DimsToString;
+
+int64_t aclTensor::Numel() const {
+  int64_t n = 1;
+  for (int64_t d : view_dims) n *= d;
+  return n;
+}
+
+bool aclTensor::IsContiguous() const {
+  auto want = ge::opapi::ContiguousStrides(view_dims);
+  for (size_t i = 0; i < view_dims.size(); ++i)
+    if (view_dims[i] != 1 && strides[i] != want[i]) return false;
+  return true;
+}
+
+gert::Shape aclTensor::Shape() const {
+  gert::Shape s;
+  for (int64_t d : view_dims) s.AppendDim(d);
+  return s;
+}
+
+gert::Tensor aclTensor::AsGert(void* addr) const {
+  gert::Tensor t;
+  t.MutableShape().SetShape(Shape());
+  t.SetDataType(dtype);
+  t.SetFormat(format);
+  t.SetAddr(addr ? addr : Addr());
+  return t;
+}
+
+std::string aclTensor::ToString() const {
+  std::string s = fmt::format("{}{}", ge::DataTypeName(dtype), DimsToString(view_dims));
+  if (!IsContiguous()) s += " strides " + DimsToString(strides);
+  return s;
+}
+
+double aclScalar::ToDouble() const {
+  return (dtype == ge::DT_FLOAT || dtype == ge::DT_DOUBLE || dtype == ge::DT_FLOAT16) ? f : static_cast<double>(i);
+}
+int64_t aclScalar::ToInt() const {
+  return (dtype == ge::DT_FLOAT || dtype == ge::DT_DOUBLE || dtype == ge::DT_FLOAT16) ? static_cast<int64_t>(f) : i;
+}
+
+extern "C" {
+
+aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride,
+                           int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
+                           void* tensorData) {
+  using ge::opapi::Fail;
+  if (viewDimsNum > 0 && viewDims == nullptr) return Fail<aclTensor>("aclCreateTensor: viewDims is null");
+  if (viewDimsNum > gert::Shape::kMaxDimNum)
+    return Fail<aclTensor>(fmt::format("aclCreateTensor: {} dims, at most {}", viewDimsNum, gert::Shape::kMaxDimNum));
+  if (!ge::opapi::ValidDataType(dataType))
+    return Fail<aclTensor>(fmt::format("aclCreateTensor: unsupported data type {}", static_cast<int>(dataType)));
+  if (storageDimsNum > 0 && storageDims == nullptr) return Fail<aclTensor>("aclCreateTensor: storageDims is null");
+  if (offset < 0) return Fail<aclTensor>(fmt::format("aclCreateTensor: negative offset {}", offset));
+  auto* t = new aclTensor();
+  t->view_dims.assign(viewDims, viewDims + viewDimsNum);
+  for (int64_t d : t->view_dims)
+    if (d < 0) {
+      delete t;
+      return Fail<aclTensor>(fmt::format("aclCreateTensor: negative dim in {}", DimsToString(std::vector<int64_t>(viewDims, viewDims + viewDimsNum))));
+    }
+  t->strides = stride ? std::vector<int64_t>(stride, stride + viewDimsNum) : ge::opapi::ContiguousStrides(t->view_dims);
+  t->storage_dims = storageDims ? std::vector<int64_t>(storageDims, storageDims + storageDimsNum) : t->view_dims;
+  t->offset = offset;
+  t->dtype = static_cast<ge::DataType>(dataType);
+  t->format = format == ACL_FORMAT_UNDEFINED ? ge::FORMAT_ND : static_cast<ge::Format>(format);
+  t->data = tensorData;
+  // The view must stay inside its storage.
+  int64_t storage = 1, last = t->offset;
+  for (int64_t d : t->storage_dims) storage *= d;
+  for (size_t i = 0; i < t->view_dims.size(); ++i)
+    if (t->view_dims[i] > 0) last += (t->view_dims[i] - 1) * std::max<int64_t>(t->strides[i], 0);
+  if (t->Numel() > 0 && last >= storage) {
+    std::string msg = fmt::format("aclCreateTensor: view {} strides {} offset {} reaches element {} of a {}-element storage {}",
+                                  DimsToString(t->view_dims), DimsToString(t->strides), offset, last, storage,
+                                  DimsToString(t->storage_dims));
+    delete t;
+    return Fail<aclTensor>(msg);
+  }
+  return t;
+}
+
+aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
+  if (value == nullptr) return ge::opapi::Fail<aclScalar>("aclCreateScalar: value is null");
+  auto* s = new aclScalar();
+  s->dtype = static_cast<ge::DataType>(dataType);
+  switch (dataType) {
+    case ACL_FLOAT: s->f = *static_cast<float*>(value); break;
+    case ACL_DOUBLE: s->f = *static_cast<double*>(value); break;
+    case ACL_INT8: s->i = *static_cast<int8_t*>(value); break;
+    case ACL_INT16: s->i = *static_cast<int16_t*>(value); break;
+    case ACL_INT32: s->i = *static_cast<int32_t*>(value); break;
+    case ACL_INT64: s->i = *static_cast<int64_t*>(value); break;
+    case ACL_UINT8: s->i = *static_cast<uint8_t*>(value); break;
+    case ACL_UINT16: s->i = *static_cast<uint16_t*>(value); break;
+    case ACL_UINT32: s->i = *static_cast<uint32_t*>(value); break;
+    case ACL_UINT64: s->i = static_cast<int64_t>(*static_cast<uint64_t*>(value)); break;
+    case ACL_BOOL: s->i = *static_cast<bool*>(value) ? 1 : 0; break;
+    default:
+      delete s;
+      return ge::opapi::Fail<aclScalar>(fmt::format("aclCreateScalar: unsupported data type {}", static_cast<int>(dataType)));
+  }
+  return s;
+}
+
+aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
+  if (size > 0 && value == nullptr) return ge::opapi::Fail<aclIntArray>("aclCreateIntArray: value is null");
+  return new aclIntArray{std::vector<int64_t>(value, value + size)};
+}
+aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size) {
+  if (size > 0 && value == nullptr) return ge::opapi::Fail<aclFloatArray>("aclCreateFloatArray: value is null");
+  return new aclFloatArray{std::vector<float>(value, value + size)};
+}
+aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
+  if (size > 0 && value == nullptr) return ge::opapi::Fail<aclBoolArray>("aclCreateBoolArray: value is null");
+  auto* a = new aclBoolArray();
+  for (uint64_t i = 0; i < size; ++i) a->v.push_back(value[i] ? 1 : 0);
+  return a;
+}
+aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) {
+  if (size > 0 && value == nullptr) return ge::opapi::Fail<aclTensorList>("aclCreateTensorList: value is null");
+  return new aclTensorList{std::vector<const aclTensor*>(value, value + size)};
+}
+aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size) {
+  if (size > 0 && value == nullptr) return ge::opapi::Fail<aclScalarList>("aclCreateScalarList: value is null");
+  return new aclScalarList{std::vector<const aclScalar*>(value, value + size)};
+}
+
+aclnnStatus aclDestroyTensor(const aclTensor* p) { delete p; return ACLNN_SUCCESS; }
+aclnnStatus aclDestroyScalar(const aclScalar* p) { delete p; return ACLNN_SUCCESS; }
+aclnnStatus aclDestroyIntArray(const aclIntArray* p) { delete p; return ACLNN_SUCCESS; }
+aclnnStatus aclDestroyFloatArray(const aclFloatArray* p) { delete p; return ACLNN_SUCCESS; }
+aclnnStatus aclDestroyBoolArray(const aclBoolArray* p) { delete p; return ACLNN_SUCCESS; }
+aclnnStatus aclDestroyTensorList(const aclTensorList* p) { delete p; return ACLNN_SUCCESS; }
+aclnnStatus aclDestroyScalarList(const aclScalarList* p) { delete p; return ACLNN_SUCCESS; }
+
+aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
+  return ge::opapi::Guard("aclGetViewShape", [&]() -> ge::Status {
+    if (!tensor) return ge::opapi::NullArg("aclGetViewShape", "tensor");
+    if (!viewDims || !viewDimsNum) return ge::opapi::NullArg("aclGetViewShape", "output");
+    *viewDimsNum = tensor->view_dims.size();
+    *viewDims = new int64_t[std::max<size_t>(1, tensor->view_dims.size())];
+    std::copy(tensor->view_dims.begin(), tensor->view_dims.end(), *viewDims);
+    return ge::Status::Ok();
+  });
+}
+aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
+  if (!tensor || !dataType) return ge::opapi::Guard("aclGetDataType", [] { return ge::opapi::NullArg("aclGetDataType", "argument"); });
+  *dataType = static_cast<aclDataType>(tensor->dtype);
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size) {
+  if (!array || !size) return ge::opapi::Guard("aclGetIntArraySize", [] { return ge::opapi::NullArg("aclGetIntArraySize", "argument"); });
+  *size = array->v.size();
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclGetTensorListSize(const aclTensorList* list, uint64_t* size) {
+  if (!list || !size) return ge::opapi::Guard("aclGetTensorListSize", [] { return ge::opapi::NullArg("aclGetTensorListSize", "argument"); });
+  *size = list->v.size();
+  return ACLNN_SUCCESS;
+}
+
+// ---- aclOpAttrs ----------------------------------------------------------------------------
+aclOpAttrs* aclCreateOpAttrs(void) { return new aclOpAttrs(); }
+aclnnStatus aclDestroyOpAttrs(const aclOpAttrs* attrs) { delete attrs; return ACLNN_SUCCESS; }
+
+}  // extern "C"
+
+namespace {
+template <typename F>
+aclnnStatus SetAttr(const char* api, aclOpAttrs* attrs, const char* name, F&& fill) {
+  return ge::opapi::Guard(api, [&]() -> ge::Status {
+    if (!attrs) return ge::opapi::NullArg(api, "attrs");
+    if (!name) return ge::opapi::NullArg(api, "name");
+    gert::RuntimeAttrValue v;
+    GE_RETURN_IF_ERROR(fill(&v));
+    attrs->v[name] = std::move(v);
+    return ge::Status::Ok();
+  });
+}
+}  // namespace
+
+extern "C" {
+aclnnStatus aclOpAttrsSetInt(aclOpAttrs* attrs, const char* name, int64_t value) {
+  return SetAttr("aclOpAttrsSetInt", attrs, name, [&](gert::RuntimeAttrValue* v) {
+    v->kind = gert::RuntimeAttrValue::kInt;
+    v->i = value;
+    return ge::Status::Ok();
+  });
+}
+aclnnStatus aclOpAttrsSetFloat(aclOpAttrs* attrs, const char* name, float value) {
+  return SetAttr("aclOpAttrsSetFloat", attrs, name, [&](gert::RuntimeAttrValue* v) {
+    v->kind = gert::RuntimeAttrValue::kFloat;
+    v->f = value;
+    return ge::Status::Ok();
+  });
+}
+aclnnStatus aclOpAttrsSetBool(aclOpAttrs* attrs, const char* name, bool value) {
+  return SetAttr("aclOpAttrsSetBool", attrs, name, [&](gert::RuntimeAttrValue* v) {
+    v->kind = gert::RuntimeAttrValue::kBool;
+    v->b = value;
+    return ge::Status::Ok();
+  });
+}
+aclnnStatus aclOpAttrsSetString(aclOpAttrs* attrs, const char* name, const char* value) {
+  return SetAttr("aclOpAttrsSetString", attrs, name, [&](gert::RuntimeAttrValue* v) -> ge::Status {
+    if (!value) return ge::opapi::NullArg("aclOpAttrsSetString", "value");
+    v->kind = gert::RuntimeAttrValue::kString;
+    v->s = value;
+    return ge::Status::Ok();
+  });
+}
+aclnnStatus aclOpAttrsSetIntArray(aclOpAttrs* attrs, const char* name, const aclIntArray* value) {
+  return SetAttr("aclOpAttrsSetIntArray", attrs, name, [&](gert::RuntimeAttrValue* v) -> ge::Status {
+    if (!value) return ge::opapi::NullArg("aclOpAttrsSetIntArray", "value");
+    v->kind = gert::RuntimeAttrValue::kListInt;
+    v->ints = value->v;
+    return ge::Status::Ok();
+  });
+}
+aclnnStatus aclOpAttrsSetFloatArray(aclOpAttrs* attrs, const char* name, const aclFloatArray* value) {
+  return SetAttr("aclOpAttrsSetFloatArray", attrs, name, [&](gert::RuntimeAttrValue* v) -> ge::Status {
+    if (!value) return ge::opapi::NullArg("aclOpAttrsSetFloatArray", "value");
+    v->kind = gert::RuntimeAttrValue::kListFloat;
+    v->floats = value->v;
+    return ge::Status::Ok();
+  });
+}
+}  // extern "C"

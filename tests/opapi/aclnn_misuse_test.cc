@@ -1,0 +1,137 @@
+// Misuse of the single-op API: every case returns an error code and a message from
+// aclGetRecentErrMsg() naming the API and what was wrong — never a crash.
+#include "aclnn/aclnn_add.h"
+#include "aclnn/aclnn_cat.h"
+#include "aclnn/aclnn_matmul.h"
+#include "aclnn/aclnn_softmax.h"
+#include "opapi_test_util.h"
+
+namespace ge::testing {
+namespace {
+
+class AclnnMisuse : public ::testing::Test {
+ protected:
+  void SetUp() override { EnsureTestDevice(); }
+  DeviceBuffer<float> a_{64}, b_{64}, out_{64};
+  DeviceBuffer<int32_t> ai_{64};
+  uint64_t ws_ = 0;
+  aclOpExecutor* ex_ = nullptr;
+};
+
+#define EXPECT_MSG(text) \
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find(text), std::string::npos) << aclGetRecentErrMsg()
+
+TEST_F(AclnnMisuse, NullTensor) {
+  auto b = MakeTensor({2, 2}, ACL_FLOAT, b_.get()), o = MakeTensor({2, 2}, ACL_FLOAT, out_.get());
+  EXPECT_EQ(aclnnMatmulGetWorkspaceSize(nullptr, b.get(), o.get(), 0, &ws_, &ex_), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_MSG("aclnnMatmul: self is null");
+  EXPECT_EQ(ex_, nullptr);
+}
+
+TEST_F(AclnnMisuse, NullOutPointers) {
+  auto a = MakeTensor({2, 2}, ACL_FLOAT, a_.get()), o = MakeTensor({2, 2}, ACL_FLOAT, out_.get());
+  EXPECT_EQ(aclnnSoftmaxGetWorkspaceSize(a.get(), -1, o.get(), nullptr, &ex_), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_MSG("workspaceSize is null");
+  EXPECT_EQ(aclnnSoftmaxGetWorkspaceSize(a.get(), -1, o.get(), &ws_, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_MSG("executor is null");
+}
+
+TEST_F(AclnnMisuse, NullAlpha) {
+  auto a = MakeTensor({2, 2}, ACL_FLOAT, a_.get()), o = MakeTensor({2, 2}, ACL_FLOAT, out_.get());
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(a.get(), a.get(), nullptr, o.get(), &ws_, &ex_), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_MSG("alpha is null");
+}
+
+TEST_F(AclnnMisuse, WrongDtype) {
+  auto a = MakeTensor({2, 2}, ACL_FLOAT, a_.get()), bi = MakeTensor({2, 2}, ACL_INT32, ai_.get());
+  auto o = MakeTensor({2, 2}, ACL_FLOAT, out_.get());
+  EXPECT_EQ(aclnnMatmulGetWorkspaceSize(a.get(), bi.get(), o.get(), 0, &ws_, &ex_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_MSG("mat2 has dtype int32, self has float32");
+  auto ii = MakeTensor({2, 2}, ACL_INT32, ai_.get());
+  EXPECT_EQ(aclnnSoftmaxGetWorkspaceSize(ii.get(), -1, ii.get(), &ws_, &ex_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_MSG("expected float32 or float64");
+}
+
+TEST_F(AclnnMisuse, MismatchedShapes) {
+  auto a = MakeTensor({2, 3}, ACL_FLOAT, a_.get()), b = MakeTensor({4, 2}, ACL_FLOAT, b_.get());
+  auto o = MakeTensor({2, 2}, ACL_FLOAT, out_.get());
+  EXPECT_EQ(aclnnMatmulGetWorkspaceSize(a.get(), b.get(), o.get(), 0, &ws_, &ex_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_MSG("MatMul rejects the input shapes (float32[2, 3], float32[4, 2])");
+  auto b2 = MakeTensor({3, 2}, ACL_FLOAT, b_.get()), o2 = MakeTensor({2, 5}, ACL_FLOAT, out_.get());
+  EXPECT_EQ(aclnnMatmulGetWorkspaceSize(a.get(), b2.get(), o2.get(), 0, &ws_, &ex_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_MSG("out has shape [2, 5], expected [2, 2]");
+}
+
+TEST_F(AclnnMisuse, NonContiguousOutput) {
+  auto a = MakeTensor({2, 2}, ACL_FLOAT, a_.get());
+  auto o = MakeTensor({2, 2}, ACL_FLOAT, out_.get(), {1, 2});
+  EXPECT_EQ(aclnnSoftmaxGetWorkspaceSize(a.get(), -1, o.get(), &ws_, &ex_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_MSG("out must be contiguous");
+}
+
+TEST_F(AclnnMisuse, WorkspaceTooSmallOrNull) {
+  auto a = MakeTensor({2, 3}, ACL_FLOAT, a_.get(), {1, 2}, {3, 2});  // needs a pack -> workspace
+  auto b = MakeTensor({3, 2}, ACL_FLOAT, b_.get()), o = MakeTensor({2, 2}, ACL_FLOAT, out_.get());
+  ASSERT_EQ(aclnnMatmulGetWorkspaceSize(a.get(), b.get(), o.get(), 0, &ws_, &ex_), ACLNN_SUCCESS);
+  ASSERT_GT(ws_, 0u);
+  aclSetAclOpExecutorRepeatable(ex_);
+  DeviceBuffer<uint8_t> small(1);
+  EXPECT_EQ(aclnnMatmul(small.get(), 1, ex_, nullptr), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_MSG("workspace of 1 bytes is too small");
+  EXPECT_EQ(aclnnMatmul(nullptr, ws_, ex_, nullptr), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_MSG("workspace is null");
+  EXPECT_EQ(aclnnAdd(nullptr, ws_, ex_, nullptr), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_MSG("built by aclnnMatmulGetWorkspaceSize");
+  aclDestroyAclOpExecutor(ex_);
+}
+
+TEST_F(AclnnMisuse, NullExecutor) {
+  EXPECT_EQ(aclnnMatmul(nullptr, 0, nullptr, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_MSG("executor is null");
+}
+
+TEST_F(AclnnMisuse, BadTensorCreation) {
+  int64_t dims[] = {4, 4}, storage[] = {2, 2};
+  EXPECT_EQ(aclCreateTensor(dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 2, a_.get()), nullptr);
+  EXPECT_MSG("4-element storage");
+  EXPECT_EQ(aclCreateTensor(nullptr, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 2, a_.get()), nullptr);
+  EXPECT_MSG("viewDims is null");
+  EXPECT_EQ(aclCreateTensor(dims, 2, static_cast<aclDataType>(99), nullptr, 0, ACL_FORMAT_ND, dims, 2, a_.get()), nullptr);
+  EXPECT_MSG("unsupported data type 99");
+  EXPECT_EQ(aclCreateScalar(nullptr, ACL_FLOAT), nullptr);
+}
+
+TEST_F(AclnnMisuse, GenericEntryErrors) {
+  auto a = MakeTensor({2, 2}, ACL_FLOAT, a_.get()), o = MakeTensor({2, 2}, ACL_FLOAT, out_.get());
+  const aclTensor* ins[] = {a.get()};
+  aclTensor* outs[] = {o.get()};
+  aclTensorList* in = aclCreateTensorList(ins, 1);
+  aclTensorList* ol = aclCreateTensorList(outs, 1);
+  EXPECT_EQ(aclnnOpGetWorkspaceSize("NoSuchOp", in, ol, nullptr, &ws_, &ex_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_MSG("'NoSuchOp' is not registered");
+  EXPECT_EQ(aclnnOpGetWorkspaceSize("Add", in, ol, nullptr, &ws_, &ex_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_MSG("operator Add needs input 'B'");
+  aclOpAttrs* attrs = aclCreateOpAttrs();
+  aclOpAttrsSetInt(attrs, "no_such_attr", 1);
+  EXPECT_EQ(aclnnOpGetWorkspaceSize("Softmax", in, ol, attrs, &ws_, &ex_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_MSG("has no attribute 'no_such_attr'");
+  EXPECT_EQ(aclnnOpGetWorkspaceSize(nullptr, in, ol, nullptr, &ws_, &ex_), ACLNN_ERR_PARAM_NULLPTR);
+  aclDestroyOpAttrs(attrs);
+  aclDestroyTensorList(in);
+  aclDestroyTensorList(ol);
+}
+
+TEST_F(AclnnMisuse, CatMismatch) {
+  auto a = MakeTensor({2, 2}, ACL_FLOAT, a_.get()), b = MakeTensor({3, 3}, ACL_FLOAT, b_.get());
+  auto o = MakeTensor({2, 5}, ACL_FLOAT, out_.get());
+  const aclTensor* items[] = {a.get(), b.get()};
+  aclTensorList* list = aclCreateTensorList(items, 2);
+  EXPECT_EQ(aclnnCatGetWorkspaceSize(list, 1, o.get(), &ws_, &ex_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_MSG("tensors[1] has shape [3, 3]");
+  EXPECT_EQ(aclnnCatGetWorkspaceSize(list, 5, o.get(), &ws_, &ex_), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_MSG("dim 5 is out of range");
+  aclDestroyTensorList(list);
+}
+
+}  // namespace
+}  // namespace ge::testing
