@@ -32,6 +32,9 @@ struct OpImplFunctionsV2 {
   aclrtKernelFunc kernel = nullptr;          // GE: the device kernel launched after tiling
   OpExecuteFunc op_execute_func = nullptr;   // host fallback (generated or hand-written)
   bool op_execute_is_generated = false;
+  // GE: output shapes are only known by running (control flow): the op-execute function
+  // allocates its outputs with MallocWorkspace and sets their shapes; no inference is done.
+  bool outputs_by_execute = false;
   size_t max_tiling_data_size = 2048;
   std::shared_ptr<const ops::OpDef> op_def;  // the prototype, when registered through OP_ADD
 };
@@ -66,6 +69,7 @@ class OpImplRegisterV2 {
   OpImplRegisterV2& Tiling(TilingKernelFunc f, size_t max_tiling_data_size = 2048);
   OpImplRegisterV2& Kernel(aclrtKernelFunc f);
   OpImplRegisterV2& OpExecuteFunc(gert::OpExecuteFunc f);
+  OpImplRegisterV2& OutputsByExecute();
 
  private:
   OpImplFunctionsV2* impl_;

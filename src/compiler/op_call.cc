@@ -17,6 +17,7 @@ void OpCall::Prepare(const Node& node, const NodeBinding& binding) {
   outputs_.assign(node.outputs.size(), gert::Tensor());
   data_.node_name = node.name.c_str();
   data_.node_type = node.type.c_str();
+  data_.compute_node = &node;
   data_.attrs = &binding.attrs;
   data_.input_ir = binding.input_ir;
   data_.output_ir = binding.output_ir;

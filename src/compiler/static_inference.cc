@@ -81,6 +81,7 @@ Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* fo
   NodeBinding binding;
   GE_RETURN_IF_ERROR(BindNode(node, &binding));
   GE_RETURN_IF_ERROR(CheckInputTypes(*g, node, binding));
+  if (binding.impl->outputs_by_execute) return Status::Ok();  // known only by running it
   OpCall call;
   call.Prepare(node, binding);
   bool all_known = true, ranks_known = true;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/error_message.h"
 #include "base/log.h"
 #include "executor/device_tensor.h"
 #include "runtime/caching_allocator.h"
@@ -74,6 +75,7 @@ Status HostExecutor::Init() {
       if (step->binding.value_depend[i] && node.inputs[i] != kNoValue &&
           !graph_->value(node.inputs[i]).constant)
         step->needs_sync = true;
+    if (step->binding.impl->outputs_by_execute) step->needs_sync = true;  // runs nested executors
     steps_.push_back(std::move(step));
   }
   return Status::Ok();
@@ -81,6 +83,7 @@ Status HostExecutor::Init() {
 
 Status HostExecutor::CheckInput(size_t i, const HostTensor& t) const {
   const Value& decl = graph_->value(graph_->inputs()[i]);
+  if (decl.desc.dtype == DT_UNDEFINED) return Status::Ok();  // a subgraph's outer-scope input
   if (t.dtype() != decl.desc.dtype)
     return InvalidArgument("input '{}': expected dtype {}, got {}", decl.name, DataTypeName(decl.desc.dtype),
                            DataTypeName(t.dtype()));
@@ -139,9 +142,12 @@ Status HostExecutor::RunStep(Step& step) {
     return Internal("{}: device error: {}", NodeLabel(node), aclGetRecentErrMsg());
   for (size_t i = 0; i < node.inputs.size(); ++i)
     if (node.inputs[i] != kNoValue) call.input(i) = slots_[node.inputs[i]].tensor;
-  GE_RETURN_IF_ERROR(call.InferDataType());
-  GE_RETURN_IF_ERROR(call.InferShape());
-  for (size_t o = 0; o < node.outputs.size(); ++o) {
+  const bool by_execute = step.binding.impl->outputs_by_execute;
+  if (by_execute)  // control flow: the op-execute function allocates and shapes its outputs
+    for (size_t o = 0; o < node.outputs.size(); ++o) call.output(o) = gert::Tensor();
+  if (!by_execute) GE_RETURN_IF_ERROR(call.InferDataType());
+  if (!by_execute) GE_RETURN_IF_ERROR(call.InferShape());
+  for (size_t o = 0; o < node.outputs.size() && !by_execute; ++o) {
     if (call.output(o).GetShapeSize() < 0)
       return Internal("{}: output {} shape {} is not concrete after inference", NodeLabel(node), o,
                       ShapeToString(call.output(o).GetStorageShape()));
@@ -181,8 +187,12 @@ Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces)
     };
     gert::OpExecuteContext ctx(&call.data());
     ++stats_.fallbacks;
-    if (impl->op_execute_func(&ctx) != GRAPH_SUCCESS)
-      return Internal("{}: op execute failed for inputs ({})", NodeLabel(node), call.DescribeInputs());
+    SetRecentErrMsg("");
+    if (impl->op_execute_func(&ctx) != GRAPH_SUCCESS) {
+      std::string why = RecentErrMsg();
+      return Internal("{}: op execute failed for inputs ({}){}{}", NodeLabel(node), call.DescribeInputs(),
+                      why.empty() ? "" : ": ", why);
+    }
     return Status::Ok();
   }
   if (impl->kernel == nullptr) return Internal("{}: operator has neither a kernel nor an op-execute function", NodeLabel(node));

@@ -55,4 +55,9 @@ OpImplRegisterV2& OpImplRegisterV2::OpExecuteFunc(gert::OpExecuteFunc f) {
   return *this;
 }
 
+OpImplRegisterV2& OpImplRegisterV2::OutputsByExecute() {
+  impl_->outputs_by_execute = true;
+  return *this;
+}
+
 }  // namespace gert

@@ -41,6 +41,7 @@ class TilingData {
 struct OpContextData {
   const char* node_name = "";
   const char* node_type = "";
+  const void* compute_node = nullptr;  // GE internal: the graph node (control flow reads subgraphs)
   const RuntimeAttrs* attrs = nullptr;
   // For each IR input/output of the OpDef: (first instance index, instance count).
   std::vector<std::pair<size_t, size_t>> input_ir;

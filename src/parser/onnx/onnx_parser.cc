@@ -6,6 +6,7 @@
 #include <onnx/version_converter/convert.h>
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "base/log.h"
@@ -34,7 +35,8 @@ Status ParseValueInfo(const onnx::ValueInfoProto& vi, TensorDesc* desc) {
   return Status::Ok();
 }
 
-Status ParseGraph(const onnx::GraphProto& gp, const std::string& base_dir, std::shared_ptr<Graph>* out);
+Status ParseGraph(const onnx::GraphProto& gp, const std::string& base_dir, bool is_subgraph,
+                  std::shared_ptr<Graph>* out);
 
 Status ParseAttr(const onnx::AttributeProto& a, const std::string& base_dir, AttrValue* v) {
   using A = onnx::AttributeProto;
@@ -53,7 +55,7 @@ Status ParseAttr(const onnx::AttributeProto& a, const std::string& base_dir, Att
     }
     case A::GRAPH: {
       std::shared_ptr<Graph> g;
-      GE_RETURN_IF_ERROR(ParseGraph(a.g(), base_dir, &g));
+      GE_RETURN_IF_ERROR(ParseGraph(a.g(), base_dir, true, &g));
       *v = g;
       break;
     }
@@ -61,7 +63,7 @@ Status ParseAttr(const onnx::AttributeProto& a, const std::string& base_dir, Att
       std::vector<std::shared_ptr<Graph>> gs;
       for (const auto& gp : a.graphs()) {
         std::shared_ptr<Graph> g;
-        GE_RETURN_IF_ERROR(ParseGraph(gp, base_dir, &g));
+        GE_RETURN_IF_ERROR(ParseGraph(gp, base_dir, true, &g));
         gs.push_back(g);
       }
       *v = std::move(gs);
@@ -70,6 +72,27 @@ Status ParseAttr(const onnx::AttributeProto& a, const std::string& base_dir, Att
     default: return Unsupported("attribute '{}': unsupported attribute type {}", a.name(), static_cast<int>(a.type()));
   }
   return Status::Ok();
+}
+
+// Names a subgraph reads from enclosing scopes: used by its nodes (or nested subgraphs) but
+// defined by none of its inputs, initializers or node outputs.
+void CollectOuterRefs(const onnx::GraphProto& g, std::set<std::string>* refs) {
+  std::set<std::string> defined;
+  for (const auto& i : g.input()) defined.insert(i.name());
+  for (const auto& i : g.initializer()) defined.insert(i.name());
+  for (const auto& n : g.node())
+    for (const auto& o : n.output()) defined.insert(o);
+  for (const auto& n : g.node()) {
+    for (const auto& in : n.input())
+      if (!in.empty() && !defined.count(in)) refs->insert(in);
+    for (const auto& a : n.attribute()) {
+      std::set<std::string> inner;
+      if (a.has_g()) CollectOuterRefs(a.g(), &inner);
+      for (const auto& sg : a.graphs()) CollectOuterRefs(sg, &inner);
+      for (const auto& r : inner)
+        if (!defined.count(r)) refs->insert(r);
+    }
+  }
 }
 
 // A Constant node becomes a graph constant.
@@ -116,6 +139,14 @@ Status ParseNode(const onnx::NodeProto& n, size_t index, const std::string& base
   }
   std::vector<ValueId> inputs, outputs;
   for (const auto& in : n.input()) inputs.push_back(in.empty() ? kNoValue : Lookup(g, in));
+  // Control flow: values its subgraphs read from this scope become explicit trailing inputs,
+  // so that ordering and lifetimes see them; "__outer_refs" names them.
+  std::set<std::string> refs;
+  for (const auto& a : n.attribute()) {
+    if (a.has_g()) CollectOuterRefs(a.g(), &refs);
+    for (const auto& sg : a.graphs()) CollectOuterRefs(sg, &refs);
+  }
+  for (const auto& r : refs) inputs.push_back(Lookup(g, r));
   for (const auto& o : n.output()) outputs.push_back(o.empty() ? kNoValue : g->AddValue(o));
   AttrMap attrs;
   for (const auto& a : n.attribute()) {
@@ -124,12 +155,14 @@ Status ParseNode(const onnx::NodeProto& n, size_t index, const std::string& base
     if (!st.ok()) return st.Prepend(fmt::format("node '{}' ({}): ", name, n.op_type()));
     attrs[a.name()] = std::move(v);
   }
+  if (!refs.empty()) attrs["__outer_refs"] = std::vector<std::string>(refs.begin(), refs.end());
   NodeId id = g->AddNode(name, n.op_type(), inputs, outputs, std::move(attrs));
   g->node(id).domain = n.domain() == "ai.onnx" ? "" : n.domain();
   return Status::Ok();
 }
 
-Status ParseGraph(const onnx::GraphProto& gp, const std::string& base_dir, std::shared_ptr<Graph>* out) {
+Status ParseGraph(const onnx::GraphProto& gp, const std::string& base_dir, bool is_subgraph,
+                  std::shared_ptr<Graph>* out) {
   auto g = std::make_shared<Graph>(gp.name().empty() ? "main" : gp.name());
   for (const auto& init : gp.initializer()) {
     HostTensor t;
@@ -142,7 +175,14 @@ Status ParseGraph(const onnx::GraphProto& gp, const std::string& base_dir, std::
     GE_RETURN_IF_ERROR(ParseValueInfo(in, &desc).Prepend("graph input: "));
     g->AddInput(in.name(), desc);
   }
+  size_t num_values_before_nodes = g->num_values();
   for (int i = 0; i < gp.node_size(); ++i) GE_RETURN_IF_ERROR(ParseNode(gp.node(i), i, base_dir, g.get()));
+  // In a subgraph, names from enclosing scopes become trailing graph inputs (type unknown);
+  // the control-flow op binds them by name.
+  for (ValueId v = static_cast<ValueId>(num_values_before_nodes); is_subgraph && v < static_cast<ValueId>(g->num_values()); ++v) {
+    const Value& val = g->value(v);
+    if (val.producer < 0 && !val.constant) g->mutable_inputs().push_back(v);
+  }
   for (const auto& o : gp.output()) {
     ValueId v = g->FindValue(o.name());
     if (v == kNoValue) return InvalidArgument("graph output '{}' is produced by no node", o.name());
@@ -199,7 +239,7 @@ Status LoadOnnxModelFromBytes(const std::string& bytes, const std::string& base_
     return InvalidArgument("not a valid ONNX model (protobuf parse failed; truncated or corrupted file?)");
   if (!model.has_graph()) return InvalidArgument("the model has no graph");
   GE_RETURN_IF_ERROR(CheckAndConvert(&model, options, base_dir));
-  return ParseGraph(model.graph(), base_dir, graph);
+  return ParseGraph(model.graph(), base_dir, false, graph);
 }
 
 Status LoadOnnxModel(const std::string& path, std::shared_ptr<Graph>* graph, const OnnxLoadOptions& options) {
