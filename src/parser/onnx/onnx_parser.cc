@@ -21,6 +21,10 @@ std::string DirOf(const std::string& path) {
 }
 
 Status ParseValueInfo(const onnx::ValueInfoProto& vi, TensorDesc* desc) {
+  if (vi.type().value_case() == onnx::TypeProto::VALUE_NOT_SET) {  // untyped (allowed in subgraphs)
+    *desc = TensorDesc{};
+    return Status::Ok();
+  }
   if (!vi.type().has_tensor_type())
     return Unsupported("value '{}': only tensor types are supported (got a sequence, map or optional)", vi.name());
   const auto& tt = vi.type().tensor_type();
