@@ -82,6 +82,8 @@ aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType);
 aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size);
 aclnnStatus aclGetTensorListSize(const aclTensorList* tensorList, uint64_t* size);
+// GE: element `index` of a tensor list (null when out of range).
+const aclTensor* aclGetTensorListItem(const aclTensorList* tensorList, uint64_t index);
 
 // Executors: by default an executor is destroyed by the second phase (aclnnXxx) that runs it.
 // A repeatable one may be run again (same addresses) and is destroyed by aclDestroyAclOpExecutor.

@@ -5,12 +5,14 @@
 #include "executor/compiled_model.h"
 #include "executor/host_executor.h"
 #include "parser/onnx/onnx_parser.h"
+#include "register/custom_op_loader.h"
 
 namespace ge {
 
 Model::~Model() = default;
 
 Status Model::Load(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out) {
+  GE_RETURN_IF_ERROR(LoadCustomOpLibsFromEnv());  // custom operators before parsing (fallback issue)
   std::shared_ptr<Graph> graph;
   GE_RETURN_IF_ERROR(LoadOnnxModel(path, &graph));
   std::unique_ptr<Model> m(new Model());

@@ -195,6 +195,10 @@ aclnnStatus aclGetTensorListSize(const aclTensorList* list, uint64_t* size) {
   return ACLNN_SUCCESS;
 }
 
+const aclTensor* aclGetTensorListItem(const aclTensorList* list, uint64_t index) {
+  return list && index < list->v.size() ? list->v[index] : nullptr;
+}
+
 // ---- aclOpAttrs ----------------------------------------------------------------------------
 aclOpAttrs* aclCreateOpAttrs(void) { return new aclOpAttrs(); }
 aclnnStatus aclDestroyOpAttrs(const aclOpAttrs* attrs) { delete attrs; return ACLNN_SUCCESS; }
