@@ -1,0 +1,168 @@
+// Activations with scalar parameters: LeakyRelu Elu Selu Celu HardSigmoid HardSwish Softplus
+// Softsign ThresholdedRelu Shrink Mish, and Clip (min/max as optional scalar inputs).
+// define: OpDef per op with ONNX attribute defaults. create: same shape; tiling carries the
+// parameters (Clip reads its min/max inputs in the kernel). run: one SPMD kernel.
+#include <cmath>
+#include <limits>
+
+#include "ops/op_util_ext.h"
+
+namespace ge::ops_act {
+using namespace ge::ops_util;
+
+enum class A : int32_t {
+  kLeakyRelu, kElu, kSelu, kCelu, kHardSigmoid, kHardSwish, kSoftplus, kSoftsign, kThresholdedRelu,
+  kShrink, kMish, kClip
+};
+
+struct ActTiling {
+  int32_t op;
+  int32_t dtype;
+  int64_t numel;
+  float p0, p1;  // alpha/beta, or gamma/alpha for Selu, or bias/lambd for Shrink
+};
+
+// ---- create ----------------------------------------------------------------------------------
+template <A kOp>
+ge::graphStatus Tiling(gert::TilingContext* ctx) {
+  ActTiling t{};
+  t.op = static_cast<int32_t>(kOp);
+  t.dtype = ctx->GetInputDesc(0)->GetDataType();
+  t.numel = ctx->GetInputShape(0)->GetStorageShape().GetShapeSize();
+  const auto* a = ctx->GetAttrs();
+  t.p0 = AttrFloat(a, 0, 0.f);
+  t.p1 = AttrFloat(a, 1, 0.f);
+  ctx->SetBlockDim(ChooseBlockDim(ctx, t.numel, 1 << 14));
+  return SetTiling(ctx, t);
+}
+
+// ---- run -------------------------------------------------------------------------------------
+template <typename T, typename F>
+void Loop(const T* x, T* y, int64_t b, int64_t e, F f) {
+  for (int64_t i = b; i < e; ++i) y[i] = static_cast<T>(f(static_cast<ComputeT<T>>(x[i])));
+}
+
+template <typename T>
+void RunClip(const aclrtKernelArgs* args, int64_t b, int64_t e) {
+  using C = ComputeT<T>;
+  C lo = std::numeric_limits<C>::lowest(), hi = std::numeric_limits<C>::max();
+  uint32_t n_in = args->numAddrs - 1;  // absent trailing optional inputs are not passed
+  if (n_in > 1 && args->addrs[1]) lo = static_cast<C>(*static_cast<const T*>(args->addrs[1]));
+  if (n_in > 2 && args->addrs[2]) hi = static_cast<C>(*static_cast<const T*>(args->addrs[2]));
+  Loop(static_cast<const T*>(args->addrs[0]), static_cast<T*>(args->addrs[n_in]), b, e,
+       [=](C v) { return v < lo ? lo : (v > hi ? hi : v); });
+}
+
+template <typename T>
+void RunAct(const ActTiling& t, const T* x, T* y, int64_t b, int64_t e) {
+  using C = ComputeT<T>;
+  const C p0 = static_cast<C>(t.p0), p1 = static_cast<C>(t.p1);
+  switch (static_cast<A>(t.op)) {
+    case A::kLeakyRelu: Loop(x, y, b, e, [=](C v) { return v < 0 ? v * p0 : v; }); break;
+    case A::kElu: Loop(x, y, b, e, [=](C v) { return v < 0 ? p0 * (std::exp(v) - 1) : v; }); break;
+    case A::kSelu:  // p0 = alpha, p1 = gamma
+      Loop(x, y, b, e, [=](C v) { return v <= 0 ? p1 * (p0 * std::exp(v) - p0) : p1 * v; });
+      break;
+    case A::kCelu:
+      Loop(x, y, b, e, [=](C v) { return std::max(C(0), v) + std::min(C(0), p0 * (std::exp(v / p0) - 1)); });
+      break;
+    case A::kHardSigmoid:
+      Loop(x, y, b, e, [=](C v) { return std::max(C(0), std::min(C(1), p0 * v + p1)); });
+      break;
+    case A::kHardSwish:
+      Loop(x, y, b, e, [=](C v) { return v * std::max(C(0), std::min(C(1), v / 6 + C(0.5))); });
+      break;
+    case A::kSoftplus: Loop(x, y, b, e, [](C v) { return std::log1p(std::exp(v)); }); break;
+    case A::kSoftsign: Loop(x, y, b, e, [](C v) { return v / (1 + std::fabs(v)); }); break;
+    case A::kThresholdedRelu: Loop(x, y, b, e, [=](C v) { return v > p0 ? v : C(0); }); break;
+    case A::kShrink:  // p0 = bias, p1 = lambd
+      Loop(x, y, b, e, [=](C v) { return v < -p1 ? v + p0 : (v > p1 ? v - p0 : C(0)); });
+      break;
+    case A::kMish: Loop(x, y, b, e, [](C v) { return v * std::tanh(std::log1p(std::exp(v))); }); break;
+    default: break;
+  }
+}
+
+void Kernel(const aclrtKernelArgs* args) {
+  const auto& t = GetTiling<ActTiling>(args);
+  int64_t b, e;
+  BlockRange(t.numel, args->blockIdx, args->blockDim, &b, &e);
+  auto dt = static_cast<ge::DataType>(t.dtype);
+  if (static_cast<A>(t.op) == A::kClip) {
+    GE_DISPATCH_ALL(dt, if constexpr (!std::is_same_v<scalar_t, bool>) RunClip<scalar_t>(args, b, e));
+    return;
+  }
+  // Shrink also takes integers; the others are float-only.
+  GE_DISPATCH_ALL(dt, {
+    const auto* x = static_cast<const scalar_t*>(args->addrs[0]);
+    auto* y = static_cast<scalar_t*>(args->addrs[1]);
+    if constexpr (std::is_floating_point_v<ComputeT<scalar_t>>) {
+      RunAct(t, x, y, b, e);
+    } else if constexpr (!std::is_same_v<scalar_t, bool>) {
+      const double bias = t.p0, lambd = t.p1;
+      Loop(x, y, b, e, [=](double v) { return v < -lambd ? v + bias : (v > lambd ? v - bias : 0.0); });
+    }
+  });
+}
+
+// ---- define ----------------------------------------------------------------------------------
+template <A kOp>
+class ActOpDef : public ::ops::OpDef {
+ public:
+  explicit ActOpDef(const char* name) : OpDef(name) {
+    auto types = (kOp == A::kClip || kOp == A::kShrink) ? kAllTypes : kFloatTypes;
+    this->Input("X").ParamType(::ops::REQUIRED).DataType(types);
+    if (kOp == A::kClip) {
+      this->Input("min").ParamType(::ops::OPTIONAL).DataType(types);
+      this->Input("max").ParamType(::ops::OPTIONAL).DataType(types);
+    }
+    this->Output("Y").ParamType(::ops::REQUIRED).DataType(types);
+    DeclareAttrs();
+    this->SetInferShape(InferShapeSameAsInput0);
+    this->SetInferDataType(InferDataTypeSameAsInput0);
+    this->AICore().SetTiling(Tiling<kOp>).SetKernel(Kernel).AddConfig("ascend910b");
+  }
+
+ private:
+  void Param(const char* name, float dflt) { this->Attr(name).AttrType(::ops::OPTIONAL).Float(dflt); }
+  void DeclareAttrs() {
+    switch (kOp) {
+      case A::kLeakyRelu: Param("alpha", 0.01f); break;
+      case A::kElu: case A::kCelu: case A::kThresholdedRelu: Param("alpha", 1.f); break;
+      case A::kSelu:
+        Param("alpha", 1.67326319217681884765625f);
+        Param("gamma", 1.05070102214813232421875f);
+        break;
+      case A::kHardSigmoid:
+        Param("alpha", 0.2f);
+        Param("beta", 0.5f);
+        break;
+      case A::kShrink:
+        Param("bias", 0.f);
+        Param("lambd", 0.5f);
+        break;
+      default: break;
+    }
+  }
+};
+
+}  // namespace ge::ops_act
+
+namespace ops {
+#define GE_ACT_OP(Name)                                         \
+  using Name = ge::ops_act::ActOpDef<ge::ops_act::A::k##Name>; \
+  OP_ADD(Name)
+GE_ACT_OP(LeakyRelu);
+GE_ACT_OP(Elu);
+GE_ACT_OP(Selu);
+GE_ACT_OP(Celu);
+GE_ACT_OP(HardSigmoid);
+GE_ACT_OP(HardSwish);
+GE_ACT_OP(Softplus);
+GE_ACT_OP(Softsign);
+GE_ACT_OP(ThresholdedRelu);
+GE_ACT_OP(Shrink);
+GE_ACT_OP(Mish);
+GE_ACT_OP(Clip);
+#undef GE_ACT_OP
+}  // namespace ops

@@ -1,0 +1,98 @@
+// Cast (target dtype from the ONNX `to` code) and CastLike (target dtype of input 1), between
+// all numeric dtypes, the 16-bit floats and bool. Strings are not supported.
+// define: OpDef. create: same shape, dtype from the attribute or the second input; tiling holds
+// both dtypes. run: one SPMD kernel, a double dtype dispatch.
+#include "ops/op_util_ext.h"
+
+namespace ge::ops_cast {
+using namespace ge::ops_util;
+
+struct CastTiling {
+  int32_t src;
+  int32_t dst;
+  int64_t numel;
+};
+
+// ---- create ----------------------------------------------------------------------------------
+ge::graphStatus InferDataTypeCast(gert::InferDataTypeContext* ctx) {
+  ge::DataType dt = FromOnnxDtype(AttrInt(ctx->GetAttrs(), 0, 0));
+  if (dt == ge::DT_UNDEFINED || dt == ge::DT_STRING || ctx->GetInputDataType(0) == ge::DT_STRING)
+    return ge::GRAPH_FAILED;
+  return ctx->SetOutputDataType(0, dt);
+}
+
+ge::graphStatus InferDataTypeCastLike(gert::InferDataTypeContext* ctx) {
+  if (ctx->GetInputDataType(0) == ge::DT_STRING || ctx->GetInputDataType(1) == ge::DT_STRING)
+    return ge::GRAPH_FAILED;
+  return ctx->SetOutputDataType(0, ctx->GetInputDataType(1));
+}
+
+ge::graphStatus Tiling(gert::TilingContext* ctx) {
+  CastTiling t{};
+  t.src = ctx->GetInputDesc(0)->GetDataType();
+  t.dst = ctx->GetOutputDesc(0)->GetDataType();
+  t.numel = ctx->GetInputShape(0)->GetStorageShape().GetShapeSize();
+  ctx->SetBlockDim(ChooseBlockDim(ctx, t.numel, 1 << 15));
+  return SetTiling(ctx, t);
+}
+
+// ---- run -------------------------------------------------------------------------------------
+template <typename S, typename D>
+void Convert(const S* x, D* y, int64_t b, int64_t e) {
+  for (int64_t i = b; i < e; ++i) {
+    auto v = static_cast<ComputeT<S>>(x[i]);
+    if constexpr (std::is_same_v<D, bool>) {
+      y[i] = v != ComputeT<S>(0);
+    } else if constexpr (std::is_same_v<D, Half> || std::is_same_v<D, BFloat16>) {
+      y[i] = D(static_cast<float>(v));
+    } else {
+      y[i] = static_cast<D>(v);
+    }
+  }
+}
+
+void Kernel(const aclrtKernelArgs* args) {
+  const auto& t = GetTiling<CastTiling>(args);
+  int64_t b, e;
+  BlockRange(t.numel, args->blockIdx, args->blockDim, &b, &e);
+  GE_DISPATCH_ALL(static_cast<ge::DataType>(t.src), {
+    using S = scalar_t;
+    const S* x = static_cast<const S*>(args->addrs[0]);
+    void* y = args->addrs[args->numAddrs - 1];
+    GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dst), Convert(x, static_cast<scalar_t*>(y), b, e));
+  });
+}
+
+// ---- define ----------------------------------------------------------------------------------
+class Cast : public ::ops::OpDef {
+ public:
+  explicit Cast(const char* name) : OpDef(name) {
+    this->Input("input").ParamType(::ops::REQUIRED).DataType(kAllTypes);
+    this->Output("output").ParamType(::ops::REQUIRED).DataType(kAllTypes);
+    this->Attr("to").AttrType(::ops::REQUIRED).Int();
+    this->SetInferShape(InferShapeSameAsInput0);
+    this->SetInferDataType(InferDataTypeCast);
+    this->AICore().SetTiling(Tiling).SetKernel(Kernel).AddConfig("ascend910b");
+  }
+};
+
+class CastLike : public ::ops::OpDef {
+ public:
+  explicit CastLike(const char* name) : OpDef(name) {
+    this->Input("input").ParamType(::ops::REQUIRED).DataType(kAllTypes);
+    this->Input("target_type").ParamType(::ops::REQUIRED).DataType(kAllTypes);
+    this->Output("output").ParamType(::ops::REQUIRED).DataType(kAllTypes);
+    this->SetInferShape(InferShapeSameAsInput0);
+    this->SetInferDataType(InferDataTypeCastLike);
+    this->AICore().SetTiling(Tiling).SetKernel(Kernel).AddConfig("ascend910b");
+  }
+};
+
+}  // namespace ge::ops_cast
+
+namespace ops {
+using ge::ops_cast::Cast;
+using ge::ops_cast::CastLike;
+OP_ADD(Cast);
+OP_ADD(CastLike);
+}  // namespace ops

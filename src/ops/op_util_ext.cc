@@ -1,0 +1,177 @@
+#include "ops/op_util_ext.h"
+
+namespace ge::ops_util {
+
+const std::vector<ge::DataType> kAllTypes = {
+    ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_FLOAT16, ge::DT_BF16,   ge::DT_INT8,   ge::DT_INT16, ge::DT_INT32,
+    ge::DT_INT64, ge::DT_UINT8,  ge::DT_UINT16,  ge::DT_UINT32, ge::DT_UINT64, ge::DT_BOOL};
+const std::vector<ge::DataType> kFloatTypes = {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_FLOAT16, ge::DT_BF16};
+
+float HalfToFloat(uint16_t h) {
+  uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ffu, u;
+  if (exp == 0) {
+    if (mant == 0) {
+      u = sign;
+    } else {  // subnormal: normalize
+      exp = 127 - 15 + 1;
+      while ((mant & 0x400u) == 0) {
+        mant <<= 1;
+        --exp;
+      }
+      u = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
+    }
+  } else if (exp == 31) {
+    u = sign | 0x7f800000u | (mant << 13);
+  } else {
+    u = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+  }
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+// Round-to-nearest-even, with overflow to inf and subnormals.
+uint16_t FloatToHalf(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  uint16_t sign = (u >> 16) & 0x8000u;
+  uint32_t abs = u & 0x7fffffffu;
+  if (abs >= 0x7f800000u) return sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0);
+  if (abs >= 0x477ff000u) return sign | 0x7c00u;  // rounds past 65504
+  if (abs < 0x38800000u) {                         // subnormal half or zero
+    if (abs < 0x33000000u) return sign;
+    uint32_t exp = abs >> 23, mant = (abs & 0x7fffffu) | 0x800000u;
+    uint32_t shift = 126 - exp;  // value / 2^-24 = mant * 2^(exp - 126)
+    uint32_t q = mant >> shift;
+    uint32_t rem = mant & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+    if (rem > halfway || (rem == halfway && (q & 1))) ++q;
+    return sign | static_cast<uint16_t>(q);
+  }
+  uint32_t e = ((abs >> 23) - 127 + 15), mant = abs & 0x7fffffu;
+  uint32_t h = (e << 10) | (mant >> 13), rem = mant & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) ++h;
+  return sign | static_cast<uint16_t>(h);
+}
+
+uint16_t FloatToBf16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40u);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+ge::DataType FromOnnxDtype(int64_t d) {
+  switch (d) {
+    case 1: return ge::DT_FLOAT;
+    case 2: return ge::DT_UINT8;
+    case 3: return ge::DT_INT8;
+    case 4: return ge::DT_UINT16;
+    case 5: return ge::DT_INT16;
+    case 6: return ge::DT_INT32;
+    case 7: return ge::DT_INT64;
+    case 8: return ge::DT_STRING;
+    case 9: return ge::DT_BOOL;
+    case 10: return ge::DT_FLOAT16;
+    case 11: return ge::DT_DOUBLE;
+    case 12: return ge::DT_UINT32;
+    case 13: return ge::DT_UINT64;
+    case 16: return ge::DT_BF16;
+    default: return ge::DT_UNDEFINED;
+  }
+}
+
+void ContiguousStrides(const int64_t* dims, int rank, int64_t* strides) {
+  int64_t s = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    strides[d] = s;
+    s *= dims[d];
+  }
+}
+
+std::vector<int64_t> DimsOf(const gert::Shape& s) { return {s.GetDims(), s.GetDims() + s.GetDimNum()}; }
+
+void SetDims(gert::Shape* s, const std::vector<int64_t>& dims) {
+  s->SetDimNum(0);
+  for (int64_t d : dims) s->AppendDim(d);
+}
+
+int64_t AttrInt(const gert::RuntimeAttrs* a, size_t i, int64_t dflt) {
+  const int64_t* v = a ? a->GetInt(i) : nullptr;
+  return v ? *v : dflt;
+}
+float AttrFloat(const gert::RuntimeAttrs* a, size_t i, float dflt) {
+  const float* v = a ? a->GetFloat(i) : nullptr;
+  return v ? *v : dflt;
+}
+std::string AttrStr(const gert::RuntimeAttrs* a, size_t i, const char* dflt) {
+  const char* v = a ? a->GetStr(i) : nullptr;
+  return v ? v : dflt;
+}
+std::vector<int64_t> AttrInts(const gert::RuntimeAttrs* a, size_t i) {
+  auto* l = a ? a->GetListInt(i) : nullptr;
+  if (l == nullptr) return {};
+  return {l->GetData(), l->GetData() + l->GetSize()};
+}
+std::vector<float> AttrFloats(const gert::RuntimeAttrs* a, size_t i) {
+  auto* l = a ? a->GetListFloat(i) : nullptr;
+  if (l == nullptr) return {};
+  return {l->GetData(), l->GetData() + l->GetSize()};
+}
+
+bool BroadcastShapes(const std::vector<const gert::Shape*>& in, gert::Shape* out) {
+  if (in.empty() || in[0] == nullptr) return false;
+  gert::Shape acc = *in[0];
+  for (size_t i = 1; i < in.size(); ++i) {
+    gert::Shape next;
+    if (in[i] == nullptr || !BroadcastShape(acc, *in[i], &next)) return false;
+    acc = next;
+  }
+  *out = acc;
+  return true;
+}
+
+}  // namespace ge::ops_util
+
+namespace ge::ops_util {
+
+void StridedCopy(const StridedView& v, const void* in, void* out, int64_t begin, int64_t end) {
+  GE_DISPATCH_BYTES(v.elem_size, {
+    const scalar_t* x = static_cast<const scalar_t*>(in) + v.offset;
+    scalar_t* y = static_cast<scalar_t*>(out);
+    ForEachBroadcast<1>(v.rank, v.dims, &v.strides, begin, end,
+                        [&](int64_t i, const int64_t* o) { y[i] = x[o[0]]; });
+  });
+}
+
+void CoalesceView(StridedView* v) {
+  int r = 0;
+  for (int d = 0; d < v->rank; ++d) {
+    if (v->dims[d] == 1) continue;
+    if (r > 0 && v->strides[r - 1] == v->strides[d] * v->dims[d]) {
+      v->dims[r - 1] *= v->dims[d];
+      v->strides[r - 1] = v->strides[d];
+      continue;
+    }
+    v->dims[r] = v->dims[d];
+    v->strides[r++] = v->strides[d];
+  }
+  v->rank = r;
+}
+
+ge::graphStatus SetViewTiling(gert::TilingContext* ctx, StridedView v) {
+  v.numel = 1;
+  for (int d = 0; d < v.rank; ++d) v.numel *= v.dims[d];
+  CoalesceView(&v);
+  ctx->SetBlockDim(ChooseBlockDim(ctx, v.numel, 1 << 15));
+  return SetTiling(ctx, v);
+}
+
+void StridedViewKernel(const aclrtKernelArgs* args) {
+  const auto& v = GetTiling<StridedView>(args);
+  int64_t b, e;
+  BlockRange(v.numel, args->blockIdx, args->blockDim, &b, &e);
+  StridedCopy(v, args->addrs[0], args->addrs[args->numAddrs - 1], b, e);
+}
+
+}  // namespace ge::ops_util
