@@ -239,9 +239,17 @@ Status AddRegisteredOp(aclOpExecutor* ex, const char* api, const std::string& op
     if (impl->tiling(&ctx) != GRAPH_SUCCESS)
       return InvalidArgument("{}: {} tiling failed for inputs ({})", api, op_type, Describe(inputs));
   }
+  // Kernel arguments follow the IR positions: an omitted optional input/output (no instance)
+  // still takes its slot, as a null address.
   std::vector<ArgRef> args;
-  for (const Operand* in : inputs) args.push_back(in ? in->ref : ArgRef::Addr(nullptr));
-  for (const Operand* out : outputs) args.push_back(out->ref);
+  for (const auto& [first, count] : c.d.input_ir) {
+    if (count == 0) args.push_back(ArgRef::Addr(nullptr));
+    for (size_t k = 0; k < count; ++k) args.push_back(inputs[first + k] ? inputs[first + k]->ref : ArgRef::Addr(nullptr));
+  }
+  for (const auto& [first, count] : c.d.output_ir) {
+    if (count == 0) args.push_back(ArgRef::Addr(nullptr));
+    for (size_t k = 0; k < count; ++k) args.push_back(outputs[first + k]->ref);
+  }
   for (size_t w : c.d.workspace_sizes) args.push_back(ex->AllocWorkspace(w));
   const auto* p = static_cast<const uint8_t*>(c.tiling.GetData());
   ex->AddKernelRaw(op_type, impl->kernel, c.d.block_dim, std::vector<uint8_t>(p, p + c.tiling.GetDataSize()),
