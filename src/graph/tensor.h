@@ -12,10 +12,15 @@
 
 namespace ge {
 
+// What a value holds. Sequences and optionals travel through the engine as packed byte
+// tensors (uint8[n], see tensor_seq.h), so memory planning and executors treat them as tensors.
+enum class ValueKind { kTensor, kSequence, kOptional };
+
 struct TensorDesc {
   DataType dtype = DT_UNDEFINED;
   Format format = FORMAT_ND;
   Shape shape = Shape::UnknownRank();
+  ValueKind kind = ValueKind::kTensor;
   std::string ToString() const;  // "float32[1, 3, 224, 224]"
 };
 

@@ -6,10 +6,14 @@
 #include <onnx/version_converter/convert.h>
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
 #include "base/log.h"
+#include <onnx/onnx-data.pb.h>
+
+#include "graph/tensor_seq.h"
 #include "parser/onnx/tensor_proto.h"
 
 namespace ge {
@@ -25,8 +29,13 @@ Status ParseValueInfo(const onnx::ValueInfoProto& vi, TensorDesc* desc) {
     *desc = TensorDesc{};
     return Status::Ok();
   }
+  if (vi.type().has_sequence_type() || vi.type().has_optional_type()) {
+    *desc = TensorDesc{DT_UINT8, FORMAT_ND, Shape({Shape::kUnknownDim}),
+                       vi.type().has_sequence_type() ? ValueKind::kSequence : ValueKind::kOptional};
+    return Status::Ok();
+  }
   if (!vi.type().has_tensor_type())
-    return Unsupported("value '{}': only tensor types are supported (got a sequence, map or optional)", vi.name());
+    return Unsupported("value '{}': map types are not supported", vi.name());
   const auto& tt = vi.type().tensor_type();
   desc->dtype = FromOnnxDataType(tt.elem_type());
   if (!tt.has_shape()) {
@@ -73,6 +82,7 @@ Status ParseAttr(const onnx::AttributeProto& a, const std::string& base_dir, Att
       *v = std::move(gs);
       break;
     }
+    case A::TYPE_PROTO: *v = std::string("type_proto"); break;  // Optional's 'type': not needed to run
     default: return Unsupported("attribute '{}': unsupported attribute type {}", a.name(), static_cast<int>(a.type()));
   }
   return Status::Ok();
@@ -224,7 +234,18 @@ Status CheckAndConvert(onnx::ModelProto* model, const OnnxLoadOptions& opt, cons
   if (opset > opt.target_opset) return Unsupported("opset {} is newer than the supported {}", opset, opt.target_opset);
   if (opset < opt.target_opset) {
     try {
+      // The converter's IR round trip loses sequence/optional types of graph inputs/outputs:
+      // put the original types back by name.
+      std::map<std::string, onnx::TypeProto> types;
+      for (const auto& vi : model->graph().input()) types[vi.name()] = vi.type();
+      for (const auto& vi : model->graph().output()) types[vi.name()] = vi.type();
       *model = onnx::version_conversion::ConvertVersion(*model, static_cast<int>(opt.target_opset));
+      auto restore = [&](onnx::ValueInfoProto* vi) {
+        auto it = types.find(vi->name());
+        if (it != types.end() && !it->second.has_tensor_type()) *vi->mutable_type() = it->second;
+      };
+      for (auto& vi : *model->mutable_graph()->mutable_input()) restore(&vi);
+      for (auto& vi : *model->mutable_graph()->mutable_output()) restore(&vi);
       GELOGD("converted model from opset {} to {}", opset, opt.target_opset);
     } catch (const std::exception& e) {
       GELOGW("opset {} model kept as is: the ONNX version converter failed: {}", opset, e.what());
@@ -265,6 +286,73 @@ Status LoadTensorProtoFile(const std::string& path, HostTensor* tensor, std::str
   if (!p.ParseFromString(ss.str())) return InvalidArgument("{}: not a valid TensorProto", path);
   if (name) *name = p.name();
   Status st = TensorFromProto(p, DirOf(path), tensor);
+  if (!st.ok()) st.Prepend(path + ": ");
+  return st;
+}
+
+}  // namespace ge
+
+namespace ge {
+namespace {
+
+Status SeqFromProto(const onnx::SequenceProto& p, const std::string& dir, HostTensor* out);
+
+Status OptFromProto(const onnx::OptionalProto& p, const std::string& dir, HostTensor* out) {
+  TensorSeq opt;
+  opt.kind = ValueKind::kOptional;
+  if (p.elem_type() == onnx::OptionalProto::TENSOR && p.has_tensor_value()) {
+    HostTensor t;
+    GE_RETURN_IF_ERROR(TensorFromProto(p.tensor_value(), dir, &t));
+    opt.elems.push_back(std::move(t));
+  } else if (p.elem_type() == onnx::OptionalProto::SEQUENCE && p.has_sequence_value()) {
+    HostTensor t;
+    GE_RETURN_IF_ERROR(SeqFromProto(p.sequence_value(), dir, &t));
+    opt.elems.push_back(std::move(t));
+  }
+  *out = PackSeq(opt);
+  return Status::Ok();
+}
+
+Status SeqFromProto(const onnx::SequenceProto& p, const std::string& dir, HostTensor* out) {
+  TensorSeq seq;
+  for (const auto& t : p.tensor_values()) {
+    HostTensor h;
+    GE_RETURN_IF_ERROR(TensorFromProto(t, dir, &h));
+    seq.elems.push_back(std::move(h));
+  }
+  for (const auto& sv : p.sequence_values()) {
+    HostTensor h;
+    GE_RETURN_IF_ERROR(SeqFromProto(sv, dir, &h));
+    seq.elems.push_back(std::move(h));
+  }
+  for (const auto& ov : p.optional_values()) {
+    HostTensor h;
+    GE_RETURN_IF_ERROR(OptFromProto(ov, dir, &h));
+    seq.elems.push_back(std::move(h));
+  }
+  if (!seq.elems.empty()) seq.elem_dtype = seq.elems[0].dtype();
+  *out = PackSeq(seq);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status LoadTestDataFile(const std::string& path, ValueKind kind, HostTensor* tensor) {
+  if (kind == ValueKind::kTensor) return LoadTensorProtoFile(path, tensor);
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return InvalidArgument("{}: cannot open file", path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  Status st;
+  if (kind == ValueKind::kSequence) {
+    onnx::SequenceProto p;
+    if (!p.ParseFromString(ss.str())) return InvalidArgument("{}: not a valid SequenceProto", path);
+    st = SeqFromProto(p, DirOf(path), tensor);
+  } else {
+    onnx::OptionalProto p;
+    if (!p.ParseFromString(ss.str())) return InvalidArgument("{}: not a valid OptionalProto", path);
+    st = OptFromProto(p, DirOf(path), tensor);
+  }
   if (!st.ok()) st.Prepend(path + ": ");
   return st;
 }

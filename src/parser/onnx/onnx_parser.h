@@ -26,6 +26,10 @@ Status LoadOnnxModelFromBytes(const std::string& bytes, const std::string& base_
 // Reads a serialized onnx.TensorProto file (the backend test data's input_K.pb / output_K.pb).
 Status LoadTensorProtoFile(const std::string& path, HostTensor* tensor, std::string* name = nullptr);
 
+// Reads a test-data file of the given kind: a TensorProto, or a SequenceProto / OptionalProto,
+// which become packed sequences (graph/tensor_seq.h).
+Status LoadTestDataFile(const std::string& path, ValueKind kind, HostTensor* tensor);
+
 }  // namespace ge
 
 #endif  // GE_SRC_PARSER_ONNX_ONNX_PARSER_H_
