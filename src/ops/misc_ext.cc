@@ -279,36 +279,46 @@ void DetKernel(const aclrtKernelArgs* args) {
 enum UnpoolAttr { kUnpoolKernel, kUnpoolPads, kUnpoolStrides };
 struct UnpoolTiling {
   int64_t in_numel, out_numel;
-  int32_t dtype, idx_dtype;
+  int32_t dtype, idx_dtype, rank;
+  int64_t dflt[kMaxRank], out[kMaxRank];  // the inferred (pooling-inverse) dims and the actual ones
 };
 
+// The pooling-inverse dims; with an output_shape input, *out is that shape instead.
 bool UnpoolDims(const gert::Shape& x, const gert::Tensor* oshape, const gert::RuntimeAttrs* a,
-                std::vector<int64_t>* out) {
+                std::vector<int64_t>* dflt, std::vector<int64_t>* out) {
   size_t ns = x.GetDimNum() >= 3 ? x.GetDimNum() - 2 : 0;
   std::vector<int64_t> k = AttrInts(a, kUnpoolKernel), p = AttrInts(a, kUnpoolPads), s = AttrInts(a, kUnpoolStrides);
-  if (ns == 0 || k.size() != ns) return false;
+  if (ns == 0 || k.size() != ns || x.GetDimNum() > kMaxRank) return false;
+  *dflt = {x.GetDim(0), x.GetDim(1)};
+  for (size_t i = 0; i < ns; ++i) {
+    int64_t st = s.size() == ns ? s[i] : 1, pb = p.size() == 2 * ns ? p[i] : 0, pe = p.size() == 2 * ns ? p[ns + i] : 0;
+    dflt->push_back((x.GetDim(2 + i) - 1) * st + k[i] - pb - pe);
+  }
+  *out = *dflt;
   if (oshape && oshape->GetShapeSize() > 0) {
     if (!oshape->GetAddr() || !ReadInt64s(oshape, out)) return false;
     return out->size() == x.GetDimNum();
-  }
-  *out = {x.GetDim(0), x.GetDim(1)};
-  for (size_t i = 0; i < ns; ++i) {
-    int64_t st = s.size() == ns ? s[i] : 1, pb = p.size() == 2 * ns ? p[i] : 0, pe = p.size() == 2 * ns ? p[ns + i] : 0;
-    out->push_back((x.GetDim(2 + i) - 1) * st + k[i] - pb - pe);
   }
   return true;
 }
 
 ge::graphStatus UnpoolShape(gert::InferShapeContext* ctx) {
-  std::vector<int64_t> out;
-  if (!UnpoolDims(*ctx->GetInputShape(0), ctx->GetInputTensor(2), ctx->GetAttrs(), &out)) return ge::GRAPH_FAILED;
+  std::vector<int64_t> dflt, out;
+  if (!UnpoolDims(*ctx->GetInputShape(0), ctx->GetInputTensor(2), ctx->GetAttrs(), &dflt, &out))
+    return ge::GRAPH_FAILED;
   SetDims(ctx->GetOutputShape(0), out);
   return ge::GRAPH_SUCCESS;
 }
 
 ge::graphStatus UnpoolTilingFn(gert::TilingContext* ctx) {
   UnpoolTiling t{};
-  t.in_numel = ctx->GetInputShape(0)->GetStorageShape().GetShapeSize();
+  std::vector<int64_t> dflt, out;
+  const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
+  if (!UnpoolDims(x, ctx->GetInputTensor(2), ctx->GetAttrs(), &dflt, &out)) return ge::GRAPH_FAILED;
+  t.rank = static_cast<int32_t>(x.GetDimNum());
+  std::copy(dflt.begin(), dflt.end(), t.dflt);
+  std::copy(out.begin(), out.end(), t.out);
+  t.in_numel = x.GetShapeSize();
   t.out_numel = ctx->GetOutputShape(0)->GetStorageShape().GetShapeSize();
   t.dtype = ctx->GetInputDesc(0)->GetDataType();
   t.idx_dtype = ctx->GetInputDesc(1)->GetDataType();
@@ -316,7 +326,8 @@ ge::graphStatus UnpoolTilingFn(gert::TilingContext* ctx) {
   return SetTiling(ctx, t);
 }
 
-// y = 0; y.flat[I[i]] = X[i] (indices are flat over the whole output, as MaxPool writes them).
+// Index I[i] is flat over the inferred dims (as MaxPool wrote it); it lands at the same
+// coordinates of the output (an output_shape only adds room). Other elements are 0.
 void UnpoolKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<UnpoolTiling>(args);
   GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype), {
@@ -326,7 +337,16 @@ void UnpoolKernel(const aclrtKernelArgs* args) {
     for (int64_t i = 0; i < t.in_numel; ++i) {
       int64_t idx = t.idx_dtype == ge::DT_INT32 ? static_cast<const int32_t*>(args->addrs[1])[i]
                                                 : static_cast<const int64_t*>(args->addrs[1])[i];
-      if (idx >= 0 && idx < t.out_numel) y[idx] = x[i];
+      int64_t off = 0, mul = 1;
+      bool inside = idx >= 0;
+      for (int d = t.rank - 1; d >= 0 && inside; --d) {
+        int64_t c = idx % t.dflt[d];
+        idx /= t.dflt[d];
+        inside = c < t.out[d];
+        off += c * mul;
+        mul *= t.out[d];
+      }
+      if (inside && idx == 0) y[off] = x[i];
     }
   });
 }
