@@ -10,6 +10,8 @@
 #include "acl/acl_rt.h"
 #include "commands.h"
 #include "compiler/memory_planner.h"
+#include "executor/compiled_model.h"
+#include "executor/sink_executor.h"
 
 namespace ge::tool {
 namespace {
@@ -24,6 +26,16 @@ double Percentile(std::vector<double> v, double q) {
 
 void PrintReport(const Model& model) {
   fmt::print("segments: {}\n", model.DescribeSegments());
+  const CompiledModel* c = model.compiled();
+  for (size_t i = 0; c && i < c->num_segments(); ++i) {
+    const SinkExecutor* s = c->sink_executor(i);
+    if (!s) continue;
+    const SinkProgram& p = s->program();
+    size_t multi = 0;
+    for (const SinkTask& t : p.tasks) multi += t.block_dim > 1;
+    fmt::print("sink segment {}: {} kernel tasks ({} multi-block), {} stream(s), {} event(s)\n", i, p.tasks.size(),
+               multi, p.streams.num_streams, p.streams.num_events);
+  }
   MemoryReport r = model.memory_report();
   if (r.num_tensors > 0) fmt::print("memory: {}\n", r.ToString());
   else fmt::print("memory: no sink segment (host scheduling allocates per run)\n");

@@ -4,6 +4,7 @@
 #include "compiler/memory_planner.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <unordered_set>
 
@@ -167,7 +168,8 @@ class LivenessBuilder {
     for (size_t o = 0; o < pn.outputs.size(); ++o) {
       ValueId v = pn.outputs[o];
       if (v == kNoValue) {
-        plan_->scratch_buffer[p][o] = NewBuffer(p, 0);  // the kernel still writes it: live at p only
+        // The kernel still writes it: a scratch buffer live at p only.
+        plan_->scratch_buffer[p][o] = NewBuffer(p, o < pn.absent_output_bytes.size() ? pn.absent_output_bytes[o] : 0);
         continue;
       }
       if (in_.value_bytes[v] < 0) return Internal("memory planner: output v{} has no size", v);
@@ -200,17 +202,13 @@ class LivenessBuilder {
   std::vector<bool> is_output_;  // per buffer
 };
 
-// Greedy by size: largest first, each at the smallest gap that fits among the conflicting
-// buffers already placed (else above them all).
-void PlaceOffsets(const StreamAssignment& s, MemoryPlan* plan) {
-  auto& bufs = plan->buffers;
-  std::vector<int> by_size(bufs.size());
-  std::iota(by_size.begin(), by_size.end(), 0);
-  std::stable_sort(by_size.begin(), by_size.end(), [&](int a, int b) { return bufs[a].size > bufs[b].size; });
+// One greedy pass: buffers in `order`, each at the smallest gap that fits among the
+// conflicting buffers already placed (else above them all). Returns the arena size.
+int64_t PlaceInOrder(const StreamAssignment& s, const std::vector<int>& order, std::vector<PlannedBuffer>& bufs) {
   std::vector<int> placed;
   std::vector<std::pair<int64_t, int64_t>> busy;
-  plan->arena_bytes = 0;
-  for (int i : by_size) {
+  int64_t arena = 0;
+  for (int i : order) {
     busy.clear();
     for (int j : placed)
       if (BuffersConflict(bufs[i], bufs[j], s)) busy.push_back({bufs[j].offset, bufs[j].offset + bufs[j].size});
@@ -225,9 +223,46 @@ void PlaceOffsets(const StreamAssignment& s, MemoryPlan* plan) {
       end = std::max(end, hi);
     }
     bufs[i].offset = best >= 0 ? best : end;
-    plan->arena_bytes = std::max(plan->arena_bytes, bufs[i].offset + bufs[i].size);
+    arena = std::max(arena, bufs[i].offset + bufs[i].size);
     placed.push_back(i);
   }
+  return arena;
+}
+
+// Greedy by size (Pisarchyk & Lee 2020), largest first. Ties decide a lot on small graphs, so a
+// few tie-breaks (index, longest lifetime, earliest def) are tried and the smallest arena kept.
+void PlaceOffsets(const StreamAssignment& s, int num_positions, MemoryPlan* plan) {
+  auto& bufs = plan->buffers;
+  std::vector<int64_t> first(bufs.size()), span(bufs.size());
+  for (size_t i = 0; i < bufs.size(); ++i) {
+    first[i] = bufs[i].def == kBeforeAll ? -1 : bufs[i].def;
+    int64_t last = first[i];
+    for (int u : bufs[i].uses) last = std::max<int64_t>(last, u == kAfterAll ? num_positions : u);
+    span[i] = last - first[i];
+  }
+  using Less = std::function<bool(int, int)>;
+  const Less tie_breaks[] = {
+      [](int, int) { return false; },
+      [&](int a, int b) { return span[a] > span[b]; },
+      [&](int a, int b) { return first[a] < first[b]; },
+  };
+  std::vector<int64_t> best_offsets;
+  plan->arena_bytes = INT64_MAX;
+  for (const Less& tie : tie_breaks) {
+    std::vector<int> order(bufs.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      return bufs[a].size != bufs[b].size ? bufs[a].size > bufs[b].size : tie(a, b);
+    });
+    int64_t arena = PlaceInOrder(s, order, bufs);
+    if (arena < plan->arena_bytes) {
+      plan->arena_bytes = arena;
+      best_offsets.clear();
+      for (const auto& b : bufs) best_offsets.push_back(b.offset);
+    }
+  }
+  for (size_t i = 0; i < bufs.size(); ++i) bufs[i].offset = best_offsets[i];
+  if (bufs.empty()) plan->arena_bytes = 0;
 }
 
 void FillReport(const PlannerInput& in, MemoryPlan* plan) {
@@ -268,7 +303,7 @@ Status PlanMemory(const PlannerInput& in, const StreamAssignment& streams, Memor
                     streams.stream.size());
   LivenessBuilder live(in, streams, plan);
   GE_RETURN_IF_ERROR(live.Build());
-  PlaceOffsets(streams, plan);
+  PlaceOffsets(streams, static_cast<int>(in.nodes.size()), plan);
   FillReport(in, plan);
   return Status::Ok();
 }

@@ -26,6 +26,7 @@ struct PlannerNode {
   bool is_view = false;          // output 0 aliases input 0 (no task runs)
   std::vector<ValueId> in_place;  // inputs whose buffer output 0 may take over if they die here
   std::vector<int64_t> workspaces;  // bytes
+  std::vector<int64_t> absent_output_bytes;  // per output: what the kernel writes for a kNoValue output
 };
 
 struct PlannerInput {

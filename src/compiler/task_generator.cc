@@ -2,6 +2,7 @@
 #include "compiler/task_generator.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -31,6 +32,7 @@ struct NodeCompile {
   uint32_t block_dim = 1;
   std::vector<uint8_t> tiling;
   std::vector<int64_t> workspaces;
+  std::vector<int64_t> absent_output_bytes;  // per output; 0 for present ones
 };
 
 // Infers the node's outputs from its (static) inputs and runs its tiling once.
@@ -55,6 +57,8 @@ Status CompileNode(const Graph& graph, NodeId n, uint32_t core_num, std::vector<
       return InvalidArgument("{}: output {} has no static shape ({}); it cannot be sunk", NodeLabel(node), o,
                              ShapeToString(call.output(o).GetStorageShape()));
     if (node.outputs[o] != kNoValue) values[node.outputs[o]] = call.output(o);
+    nc->absent_output_bytes.push_back(node.outputs[o] != kNoValue ? 0
+                                      : call.output(o).GetShapeSize() * static_cast<int64_t>(GetSizeByDataType(call.output(o).GetDataType())));
   }
   if (binding.impl->kernel == nullptr) return Unsupported("{}: the operator has no kernel; it cannot be sunk", NodeLabel(node));
   for (size_t i = 0; i < node.inputs.size(); ++i)
@@ -180,9 +184,13 @@ Status GenerateSinkProgram(const Graph& graph, const SinkCompileOptions& options
     GE_RETURN_IF_ERROR(CompileNode(graph, prog.order[p], options.core_num, prog.values, &nc[p]));
   GE_RETURN_IF_ERROR(BuildStreams(graph, prog, nc, options.max_streams, &prog.streams));
   GE_RETURN_IF_ERROR(BuildPlannerInput(graph, prog.order, &prog.planner_input));
-  for (size_t p = 0; p < prog.order.size(); ++p) prog.planner_input.nodes[p].workspaces = nc[p].workspaces;
+  for (size_t p = 0; p < prog.order.size(); ++p) {
+    prog.planner_input.nodes[p].workspaces = nc[p].workspaces;
+    prog.planner_input.nodes[p].absent_output_bytes = nc[p].absent_output_bytes;
+  }
   GE_RETURN_IF_ERROR(PlanMemory(prog.planner_input, prog.streams, &prog.memory));
-  bool check = options.check_memory;
+  // GE_CHECK_MEMORY=1 turns the checker on in release builds (the backend sweep uses it).
+  bool check = options.check_memory || std::getenv("GE_CHECK_MEMORY") != nullptr;
 #ifndef NDEBUG
   check = true;
 #endif

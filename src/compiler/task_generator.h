@@ -48,7 +48,7 @@ struct SinkProgram {
 struct SinkCompileOptions {
   int max_streams = kDefaultMaxStreams;
   uint32_t core_num = 1;
-  bool check_memory = false;  // run the memory checker (always on in debug builds)
+  bool check_memory = false;  // run the memory checker (always on in debug builds and with GE_CHECK_MEMORY=1)
 };
 
 // True when `node` can be sunk: registered with a kernel and no value-depend input that is
