@@ -1,0 +1,95 @@
+// Caching allocator: size-class free lists over DeviceMemory, with an empty-and-retry on OOM.
+#include "runtime/caching_allocator.h"
+
+#include <bit>
+
+#include "acl/acl_base.h"
+#include "base/log.h"
+#include "runtime/device.h"
+
+namespace ge::rt {
+
+size_t CachingAllocator::RoundSize(size_t size) {
+  constexpr size_t kMin = 512;
+  constexpr size_t kSmall = 4096;
+  if (size <= kSmall) return (size + kMin - 1) / kMin * kMin;
+  // Four classes per power of two: step = 2^(floor(log2(size)) - 2).
+  const size_t step = std::bit_floor(size) >> 2;
+  return (size + step - 1) / step * step;
+}
+
+CachingAllocator::~CachingAllocator() {
+  std::lock_guard<std::mutex> lk(mu_);
+  EmptyCacheLocked();
+  if (!live_.empty()) {
+    GELOGW("caching allocator destroyed with {} blocks ({} bytes) still in use", live_.size(),
+           in_use_);
+  }
+}
+
+void* CachingAllocator::Malloc(size_t size) {
+  if (size == 0) return nullptr;
+  const size_t cls = RoundSize(size);
+  std::lock_guard<std::mutex> lk(mu_);
+  void* ptr = nullptr;
+  auto it = free_lists_.find(cls);
+  if (it != free_lists_.end() && !it->second.empty()) {
+    ptr = it->second.back();
+    it->second.pop_back();
+    cached_ -= cls;
+  } else {
+    DeviceMemory& mem = Device::Get().memory();
+    aclError ret = mem.Malloc(cls, &ptr);
+    if (ret == ACL_ERROR_RT_MEMORY_ALLOCATION && cached_ > 0) {
+      GELOGI("caching allocator: out of device memory for {} bytes, releasing {} cached bytes",
+             cls, cached_);
+      EmptyCacheLocked();
+      ret = mem.Malloc(cls, &ptr);
+    }
+    if (ret != ACL_SUCCESS) return nullptr;
+  }
+  live_.emplace(ptr, cls);
+  in_use_ += cls;
+  return ptr;
+}
+
+void CachingAllocator::Free(void* ptr) {
+  if (ptr == nullptr) return;
+  std::lock_guard<std::mutex> lk(mu_);
+  auto it = live_.find(ptr);
+  if (it == live_.end()) {
+    GELOGE("caching allocator: Free({}) of a block it did not hand out (or already freed)", ptr);
+    return;
+  }
+  const size_t cls = it->second;
+  live_.erase(it);
+  in_use_ -= cls;
+  free_lists_[cls].push_back(ptr);
+  cached_ += cls;
+}
+
+void CachingAllocator::EmptyCache() {
+  std::lock_guard<std::mutex> lk(mu_);
+  EmptyCacheLocked();
+}
+
+void CachingAllocator::EmptyCacheLocked() {
+  DeviceMemory& mem = Device::Get().memory();
+  for (auto& [cls, blocks] : free_lists_) {
+    for (void* p : blocks) (void)mem.Free(p);
+  }
+  free_lists_.clear();
+  cached_ = 0;
+}
+
+size_t CachingAllocator::BytesInUse() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return in_use_;
+}
+
+size_t CachingAllocator::BytesCached() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return cached_;
+}
+
+}  // namespace ge::rt

@@ -1,0 +1,49 @@
+// A caching allocator over device memory for per-node tensors: freed blocks go to size-class
+// free lists and are reused; when the device allocator hits its limit, the cache is emptied and
+// the allocation retried once. Thread-safe.
+#ifndef GE_SRC_RUNTIME_CACHING_ALLOCATOR_H_
+#define GE_SRC_RUNTIME_CACHING_ALLOCATOR_H_
+
+#include <cstddef>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace ge::rt {
+
+class CachingAllocator {
+ public:
+  CachingAllocator() = default;
+  // Returns the cached blocks to the device; blocks still in use stay allocated (and are
+  // reported), since a tensor may outlive its allocator.
+  ~CachingAllocator();
+  CachingAllocator(const CachingAllocator&) = delete;
+  CachingAllocator& operator=(const CachingAllocator&) = delete;
+
+  // nullptr when size == 0 or the device is out of memory (aclGetRecentErrMsg() says why).
+  void* Malloc(size_t size);
+  // Returns a block to the cache. nullptr is ignored; unknown pointers are logged and ignored.
+  void Free(void* ptr);
+  // Returns every cached block to the device.
+  void EmptyCache();
+
+  size_t BytesInUse() const;  // size-class bytes handed out and not freed
+  size_t BytesCached() const;  // size-class bytes held in free lists
+
+  // The size class of a request: multiples of 512 B up to 4 KiB, then four classes per power
+  // of two (at most 25% slack).
+  static size_t RoundSize(size_t size);
+
+ private:
+  void EmptyCacheLocked();
+
+  mutable std::mutex mu_;
+  std::unordered_map<size_t, std::vector<void*>> free_lists_;  // size class -> blocks
+  std::unordered_map<void*, size_t> live_;                     // block -> size class
+  size_t in_use_ = 0;
+  size_t cached_ = 0;
+};
+
+}  // namespace ge::rt
+
+#endif  // GE_SRC_RUNTIME_CACHING_ALLOCATOR_H_

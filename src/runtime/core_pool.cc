@@ -1,0 +1,144 @@
+// The device's core threads: a shared queue of indexed jobs, drained by core threads and by the
+// submitting thread together.
+#include "runtime/core_pool.h"
+
+#include <algorithm>
+
+#include "runtime/spin_wait.h"
+
+namespace ge::rt {
+
+CorePool::CorePool(uint32_t num_cores) { StartThreads(num_cores); }
+
+CorePool::~CorePool() { StopThreads(); }
+
+void CorePool::StartThreads(uint32_t n) {
+  n = std::max<uint32_t>(n, 1);
+  num_cores_.store(n, std::memory_order_relaxed);
+  threads_.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) threads_.emplace_back([this] { WorkerLoop(); });
+}
+
+void CorePool::StopThreads() {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    stop_ = true;
+    stopping_.store(true, std::memory_order_relaxed);
+  }
+  work_cv_.notify_all();
+  for (auto& t : threads_) t.join();
+  threads_.clear();
+  std::lock_guard<std::mutex> lk(mu_);
+  stop_ = false;
+  stopping_.store(false, std::memory_order_relaxed);
+}
+
+void CorePool::Resize(uint32_t num_cores) {
+  std::lock_guard<std::mutex> resize_lk(resize_mu_);
+  StopThreads();
+  StartThreads(num_cores);
+}
+
+bool CorePool::TakeLocked(Job* job, uint32_t* index) {
+  if (job->next >= job->count) return false;
+  *index = job->next++;
+  if (job->next == job->count) {
+    auto it = std::find(queue_.begin(), queue_.end(), job);
+    if (it != queue_.end()) {
+      queue_.erase(it);
+      queued_.fetch_sub(1, std::memory_order_relaxed);
+    }
+  }
+  return true;
+}
+
+void CorePool::Submit(Job* job) {
+  uint32_t wake = 0;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (job->next >= job->count) return;
+    queue_.push_back(job);
+    queued_.fetch_add(1, std::memory_order_release);
+    wake = std::min(job->count - job->next, sleepers_);
+  }
+  for (uint32_t i = 0; i < wake; ++i) work_cv_.notify_one();
+}
+
+bool CorePool::TryRunOne(Job* job) {
+  uint32_t index;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (!TakeLocked(job, &index)) return false;
+  }
+  job->fn(job->ctx, index);
+  std::lock_guard<std::mutex> lk(mu_);
+  job->finished.fetch_add(1, std::memory_order_release);
+  if (done_waiters_ > 0) done_cv_.notify_all();
+  return true;
+}
+
+void CorePool::Wait(Job* job) {
+  std::unique_lock<std::mutex> lk(mu_);
+  if (job->next < job->count) {  // withdraw what no one has taken
+    job->count = job->next;
+    auto it = std::find(queue_.begin(), queue_.end(), job);
+    if (it != queue_.end()) {
+      queue_.erase(it);
+      queued_.fetch_sub(1, std::memory_order_relaxed);
+    }
+  }
+  const uint32_t target = job->count;
+  auto done = [job, target] { return job->finished.load(std::memory_order_acquire) == target; };
+  if (done()) return;
+  lk.unlock();
+  // A worker bumps `finished` under mu_ and never touches the job afterwards, so returning
+  // as soon as the counter is complete is safe.
+  if (SpinUntil(done)) return;
+  lk.lock();
+  ++done_waiters_;
+  done_cv_.wait(lk, done);
+  --done_waiters_;
+}
+
+void CorePool::Run(Job* job) {
+  if (job->count == 1 && job->next == 0) {
+    job->next = 1;
+    job->fn(job->ctx, 0);
+    job->finished.store(1, std::memory_order_relaxed);
+    return;
+  }
+  Submit(job);
+  while (TryRunOne(job)) {
+  }
+  Wait(job);
+}
+
+void CorePool::WorkerLoop() {
+  std::unique_lock<std::mutex> lk(mu_);
+  while (!stop_) {
+    if (!queue_.empty()) {
+      Job* job = queue_.front();
+      uint32_t index;
+      TakeLocked(job, &index);
+      lk.unlock();
+      job->fn(job->ctx, index);
+      lk.lock();
+      job->finished.fetch_add(1, std::memory_order_release);
+      if (done_waiters_ > 0) done_cv_.notify_all();
+      continue;
+    }
+    lk.unlock();
+    bool got = SpinUntil([this] {
+      return queued_.load(std::memory_order_acquire) > 0 ||
+             stopping_.load(std::memory_order_relaxed);
+    });
+    lk.lock();
+    if (!got) {
+      ++sleepers_;
+      work_cv_.wait(lk, [this] { return stop_ || !queue_.empty(); });
+      --sleepers_;
+    }
+  }
+}
+
+}  // namespace ge::rt

@@ -1,0 +1,130 @@
+// Device and pinned-host memory: aligned_alloc with a byte account and a limit.
+#include "runtime/memory.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "base/error_message.h"
+
+namespace ge::rt {
+namespace {
+
+size_t RoundUp(size_t size) { return (size + kDeviceMemAlign - 1) & ~(kDeviceMemAlign - 1); }
+
+bool CheckSize(size_t size) {
+  if (size == 0) {
+    SetRecentErrMsg("memory allocation of 0 bytes");
+    return false;
+  }
+  if (size > (SIZE_MAX >> 1)) {
+    SetRecentErrMsg(fmt::format("memory allocation of {} bytes is too large", size));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+DeviceMemory::~DeviceMemory() {
+  for (auto& [ptr, size] : device_blocks_) std::free(ptr);
+  for (auto& [ptr, size] : host_blocks_) std::free(ptr);
+}
+
+aclError DeviceMemory::Malloc(size_t size, void** ptr) {
+  if (ptr == nullptr) {
+    SetRecentErrMsg("aclrtMalloc: devPtr is null");
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  *ptr = nullptr;
+  if (!CheckSize(size)) return ACL_ERROR_INVALID_PARAM;
+  const size_t rounded = RoundUp(size);
+  std::lock_guard<std::mutex> lk(mu_);
+  if (limit_ != 0 && (rounded > limit_ || in_use_ > limit_ - rounded)) {
+    SetRecentErrMsg(fmt::format("device out of memory: requested {} bytes, {} of {} in use", size,
+                                in_use_, limit_));
+    return ACL_ERROR_RT_MEMORY_ALLOCATION;
+  }
+  void* p = std::aligned_alloc(kDeviceMemAlign, rounded);
+  if (p == nullptr) {
+    SetRecentErrMsg(fmt::format("device out of memory: requested {} bytes, host allocation "
+                                "failed with {} bytes in use", size, in_use_));
+    return ACL_ERROR_RT_MEMORY_ALLOCATION;
+  }
+  device_blocks_.emplace(p, rounded);
+  in_use_ += rounded;
+  *ptr = p;
+  return ACL_SUCCESS;
+}
+
+aclError DeviceMemory::Free(void* ptr) {
+  if (ptr == nullptr) {
+    SetRecentErrMsg("aclrtFree: devPtr is null");
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    auto it = device_blocks_.find(ptr);
+    if (it == device_blocks_.end()) {
+      SetRecentErrMsg(fmt::format("aclrtFree: {} is not a device allocation (or already freed)",
+                                  ptr));
+      return ACL_ERROR_RT_MEMORY_FREE;
+    }
+    in_use_ -= it->second;
+    device_blocks_.erase(it);
+  }
+  std::free(ptr);
+  return ACL_SUCCESS;
+}
+
+aclError DeviceMemory::MallocHost(size_t size, void** ptr) {
+  if (ptr == nullptr) {
+    SetRecentErrMsg("aclrtMallocHost: hostPtr is null");
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  *ptr = nullptr;
+  if (!CheckSize(size)) return ACL_ERROR_INVALID_PARAM;
+  void* p = std::aligned_alloc(kDeviceMemAlign, RoundUp(size));
+  if (p == nullptr) {
+    SetRecentErrMsg(fmt::format("host out of memory: requested {} bytes", size));
+    return ACL_ERROR_BAD_ALLOC;
+  }
+  std::lock_guard<std::mutex> lk(mu_);
+  host_blocks_.emplace(p, size);
+  *ptr = p;
+  return ACL_SUCCESS;
+}
+
+aclError DeviceMemory::FreeHost(void* ptr) {
+  if (ptr == nullptr) {
+    SetRecentErrMsg("aclrtFreeHost: hostPtr is null");
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (host_blocks_.erase(ptr) == 0) {
+      SetRecentErrMsg(fmt::format("aclrtFreeHost: {} is not a host allocation (or already freed)",
+                                  ptr));
+      return ACL_ERROR_RT_MEMORY_FREE;
+    }
+  }
+  std::free(ptr);
+  return ACL_SUCCESS;
+}
+
+void DeviceMemory::SetLimit(size_t limit) {
+  std::lock_guard<std::mutex> lk(mu_);
+  limit_ = limit;
+}
+
+size_t DeviceMemory::limit() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return limit_;
+}
+
+size_t DeviceMemory::in_use() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return in_use_;
+}
+
+}  // namespace ge::rt

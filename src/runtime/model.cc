@@ -1,0 +1,232 @@
+// Models: building and freezing the task list, and the single-stream execution loop.
+#include "runtime/model.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "base/error_message.h"
+
+namespace ge::rt {
+namespace {
+
+aclError Fail(aclError code, std::string msg) {
+  SetRecentErrMsg(std::move(msg));
+  return code;
+}
+
+}  // namespace
+
+Model::Model(CorePool* pool, uint32_t num_streams, uint32_t num_events)
+    : pool_(pool), num_events_(num_events), tasks_(num_streams) {}
+
+Model::~Model() { WaitIdle(); }
+
+aclError Model::CheckAdd(uint32_t stream, const char* what) const {
+  if (loaded_) {
+    return Fail(ACL_ERROR_RT_MODEL_CONTEXT,
+                fmt::format("{}: model is already loaded (LoadComplete was called)", what));
+  }
+  if (stream >= tasks_.size()) {
+    return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: model stream {} out of range (model "
+                                                     "has {})", what, stream, tasks_.size()));
+  }
+  return ACL_SUCCESS;
+}
+
+aclError Model::CheckEvent(uint32_t event, const char* what) const {
+  if (event >= num_events_) {
+    return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: model event {} out of range (model "
+                                                     "has {})", what, event, num_events_));
+  }
+  return ACL_SUCCESS;
+}
+
+aclError Model::AddKernel(uint32_t stream, aclrtKernelFunc func, uint32_t block_dim,
+                          void* const* addrs, uint32_t num_addrs, const void* tiling,
+                          uint32_t tiling_size) {
+  const char* what = "aclmdlRIAddKernelTask";
+  if (aclError ret = CheckAdd(stream, what); ret != ACL_SUCCESS) return ret;
+  if (func == nullptr || block_dim == 0 || (num_addrs > 0 && addrs == nullptr) ||
+      (tiling_size > 0 && tiling == nullptr)) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                fmt::format("{}: func={}, blockDim={}, addrs={} ({}), tiling={} ({} bytes)", what,
+                            reinterpret_cast<void*>(func), block_dim,
+                            static_cast<const void*>(addrs), num_addrs, tiling, tiling_size));
+  }
+  ModelTask task{};
+  task.type = ModelTaskType::kKernel;
+  task.func = func;
+  task.args = aclrtKernelArgs{nullptr, num_addrs, nullptr, tiling_size, 0, block_dim};
+  // Each kernel's block starts 16-byte aligned; addrs first, then tiling.
+  const size_t start = (build_arena_.size() + 15) & ~size_t{15};
+  const size_t tiling_off = KernelArgBuffer::TilingOffset(num_addrs);
+  build_arena_.resize(start + tiling_off + tiling_size);
+  if (num_addrs > 0) {
+    std::memcpy(build_arena_.data() + start, addrs, size_t{num_addrs} * sizeof(void*));
+  }
+  if (tiling_size > 0) std::memcpy(build_arena_.data() + start + tiling_off, tiling, tiling_size);
+  task.arg_offset = start;
+  tasks_[stream].push_back(task);
+  return ACL_SUCCESS;
+}
+
+aclError Model::AddMemcpy(uint32_t stream, void* dst, const void* src, size_t count) {
+  const char* what = "aclmdlRIAddMemcpyTask";
+  if (aclError ret = CheckAdd(stream, what); ret != ACL_SUCCESS) return ret;
+  if (count > 0 && (dst == nullptr || src == nullptr)) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                fmt::format("{}: null pointer (dst={}, src={}) for {} bytes", what, dst, src,
+                            count));
+  }
+  ModelTask task{};
+  task.type = ModelTaskType::kMemcpy;
+  task.dst = dst;
+  task.src = src;
+  task.count = count;
+  tasks_[stream].push_back(task);
+  return ACL_SUCCESS;
+}
+
+aclError Model::AddCallback(uint32_t stream, aclrtCallback fn, void* user_data) {
+  const char* what = "aclmdlRIAddCallbackTask";
+  if (aclError ret = CheckAdd(stream, what); ret != ACL_SUCCESS) return ret;
+  if (fn == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: fn is null", what));
+  ModelTask task{};
+  task.type = ModelTaskType::kCallback;
+  task.callback = fn;
+  task.user_data = user_data;
+  tasks_[stream].push_back(task);
+  return ACL_SUCCESS;
+}
+
+aclError Model::AddEventRecord(uint32_t stream, uint32_t event) {
+  const char* what = "aclmdlRIAddEventRecord";
+  if (aclError ret = CheckAdd(stream, what); ret != ACL_SUCCESS) return ret;
+  if (aclError ret = CheckEvent(event, what); ret != ACL_SUCCESS) return ret;
+  ModelTask task{};
+  task.type = ModelTaskType::kEventRecord;
+  task.event = event;
+  tasks_[stream].push_back(task);
+  return ACL_SUCCESS;
+}
+
+aclError Model::AddEventWait(uint32_t stream, uint32_t event) {
+  const char* what = "aclmdlRIAddEventWait";
+  if (aclError ret = CheckAdd(stream, what); ret != ACL_SUCCESS) return ret;
+  if (aclError ret = CheckEvent(event, what); ret != ACL_SUCCESS) return ret;
+  ModelTask task{};
+  task.type = ModelTaskType::kEventWait;
+  task.event = event;
+  tasks_[stream].push_back(task);
+  return ACL_SUCCESS;
+}
+
+// The k-th wait on event e within one model stream needs min(k, records of e in the model)
+// records in the current execution: a record/wait pair per sync point works, one record may
+// release several streams, and a wait on an event the model never records is a no-op.
+void Model::BindWaits() {
+  std::vector<uint32_t> records(num_events_, 0);
+  for (const auto& list : tasks_) {
+    for (const ModelTask& t : list) {
+      if (t.type == ModelTaskType::kEventRecord) ++records[t.event];
+    }
+  }
+  std::vector<uint32_t> seen(num_events_);
+  for (auto& list : tasks_) {
+    std::fill(seen.begin(), seen.end(), 0);
+    for (ModelTask& t : list) {
+      if (t.type != ModelTaskType::kEventWait) continue;
+      t.required = std::min(++seen[t.event], records[t.event]);
+    }
+  }
+}
+
+aclError Model::LoadComplete() {
+  if (loaded_) {
+    return Fail(ACL_ERROR_RT_MODEL_CONTEXT, "aclmdlRILoadComplete: model is already loaded");
+  }
+  const size_t words = (build_arena_.size() + sizeof(std::max_align_t) - 1) /
+                       sizeof(std::max_align_t);
+  arena_.reset(new std::max_align_t[std::max<size_t>(words, 1)]);
+  auto* base = reinterpret_cast<uint8_t*>(arena_.get());
+  if (!build_arena_.empty()) std::memcpy(base, build_arena_.data(), build_arena_.size());
+  std::vector<uint8_t>().swap(build_arena_);
+  for (auto& list : tasks_) {
+    for (ModelTask& t : list) {
+      if (t.type != ModelTaskType::kKernel) continue;
+      uint8_t* p = base + t.arg_offset;
+      t.args.addrs = t.args.numAddrs > 0 ? reinterpret_cast<void* const*>(p) : nullptr;
+      t.args.tiling = t.args.tilingSize > 0 ? p + KernelArgBuffer::TilingOffset(t.args.numAddrs)
+                                            : nullptr;
+    }
+  }
+  BindWaits();
+  if (tasks_.size() > 1) {
+    scheduler_ = std::make_unique<ModelScheduler>(pool_, &tasks_, num_events_);
+  } else {
+    single_counts_.reset(new uint32_t[std::max<uint32_t>(num_events_, 1)]);
+  }
+  loaded_ = true;
+  return ACL_SUCCESS;
+}
+
+aclError Model::RunSingleStream() {
+  if (num_events_ > 0) std::fill_n(single_counts_.get(), num_events_, 0);
+  for (const ModelTask& task : tasks_[0]) {
+    switch (task.type) {
+      case ModelTaskType::kKernel:
+        if (task.args.blockDim == 1) {
+          task.func(&task.args);  // the hot path: no copy, no handoff
+        } else {
+          RunKernel(*pool_, task.func, task.args);
+        }
+        break;
+      case ModelTaskType::kEventRecord:
+        ++single_counts_[task.event];
+        break;
+      case ModelTaskType::kEventWait:
+        if (single_counts_[task.event] < task.required) {
+          return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                      fmt::format("model execution cannot progress: model stream 0 waits on "
+                                  "event {} recorded only later on the same stream",
+                                  task.event));
+        }
+        break;
+      default:
+        RunComputeTask(*pool_, task);
+        break;
+    }
+  }
+  return ACL_SUCCESS;
+}
+
+aclError Model::Execute() {
+  std::lock_guard<std::mutex> lk(exec_mu_);
+  return scheduler_ ? scheduler_->Run() : RunSingleStream();
+}
+
+void Model::BeginAsync() {
+  std::lock_guard<std::mutex> lk(pending_mu_);
+  ++pending_;
+}
+
+aclError Model::RunFromStream() {
+  aclError ret = Execute();
+  std::lock_guard<std::mutex> lk(pending_mu_);
+  if (--pending_ == 0) pending_cv_.notify_all();
+  return ret;
+}
+
+void Model::WaitIdle() {
+  std::unique_lock<std::mutex> lk(pending_mu_);
+  pending_cv_.wait(lk, [this] { return pending_ == 0; });
+}
+
+uint32_t Model::num_tasks() const {
+  size_t n = 0;
+  for (const auto& list : tasks_) n += list.size();
+  return static_cast<uint32_t>(n);
+}
+
+}  // namespace ge::rt

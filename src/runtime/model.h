@@ -1,0 +1,70 @@
+// A model (aclmdlRI): a task list over model-internal streams, built once, frozen by
+// LoadComplete, then executed any number of times. One model stream runs as a tight loop on the
+// executing thread; several run through ModelScheduler. Executions of one model are serialized.
+#ifndef GE_SRC_RUNTIME_MODEL_H_
+#define GE_SRC_RUNTIME_MODEL_H_
+
+#include <condition_variable>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "acl/acl_rt.h"
+#include "runtime/core_pool.h"
+#include "runtime/model_scheduler.h"
+#include "runtime/model_task.h"
+
+namespace ge::rt {
+
+class Model {
+ public:
+  Model(CorePool* pool, uint32_t num_streams, uint32_t num_events);
+  ~Model();
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  // Building; each returns an error after LoadComplete or on bad arguments.
+  aclError AddKernel(uint32_t stream, aclrtKernelFunc func, uint32_t block_dim,
+                     void* const* addrs, uint32_t num_addrs, const void* tiling,
+                     uint32_t tiling_size);
+  aclError AddMemcpy(uint32_t stream, void* dst, const void* src, size_t count);
+  aclError AddCallback(uint32_t stream, aclrtCallback fn, void* user_data);
+  aclError AddEventRecord(uint32_t stream, uint32_t event);
+  aclError AddEventWait(uint32_t stream, uint32_t event);
+  aclError LoadComplete();
+
+  // Runs the model on the calling thread (and core helpers for multi-stream models).
+  aclError Execute();
+  // Execution as a stream task: BeginAsync() when enqueued, RunFromStream() on the stream.
+  void BeginAsync();
+  aclError RunFromStream();
+  // Blocks until no asynchronous execution is pending (before destruction).
+  void WaitIdle();
+
+  bool loaded() const { return loaded_; }
+  uint32_t num_tasks() const;
+
+ private:
+  aclError CheckAdd(uint32_t stream, const char* what) const;
+  aclError CheckEvent(uint32_t event, const char* what) const;
+  aclError RunSingleStream();
+  void BindWaits();
+
+  CorePool* pool_;
+  uint32_t num_events_;
+  std::vector<std::vector<ModelTask>> tasks_;
+  std::vector<uint8_t> build_arena_;          // addrs + tiling while building
+  std::unique_ptr<std::max_align_t[]> arena_;  // the same, frozen and 16-byte aligned
+  bool loaded_ = false;
+  std::unique_ptr<ModelScheduler> scheduler_;    // multi-stream models
+  std::unique_ptr<uint32_t[]> single_counts_;  // single-stream models: records per event
+  std::mutex exec_mu_;                         // one execution at a time
+  std::mutex pending_mu_;
+  std::condition_variable pending_cv_;
+  uint32_t pending_ = 0;  // enqueued asynchronous executions not yet finished
+};
+
+}  // namespace ge::rt
+
+#endif  // GE_SRC_RUNTIME_MODEL_H_

@@ -1,0 +1,51 @@
+// Bounded spin-then-block waiting. Device threads spin briefly (GE_DEVICE_SPIN_US, default 50 µs)
+// before sleeping, so back-to-back work avoids the futex wakeup latency but idle threads sleep.
+#ifndef GE_SRC_RUNTIME_SPIN_WAIT_H_
+#define GE_SRC_RUNTIME_SPIN_WAIT_H_
+
+#include <chrono>
+#include <cstdint>
+#include <thread>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace ge::rt {
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+// Microseconds that device threads spin before blocking (read once from GE_DEVICE_SPIN_US).
+int64_t SpinMicros();
+
+// Spins until done() is true or the spin budget runs out; returns done()'s last value. After a
+// few microseconds of pause instructions it yields, so a spinner sharing a core with the thread
+// it waits for lets that thread run.
+template <typename Pred>
+bool SpinUntil(Pred done) {
+  const int64_t budget_us = SpinMicros();
+  if (done()) return true;
+  if (budget_us <= 0) return false;
+  const auto start = std::chrono::steady_clock::now();
+  const auto limit = start + std::chrono::microseconds(budget_us);
+  const auto yield_after = start + std::chrono::microseconds(budget_us < 4 ? budget_us : 4);
+  for (uint32_t i = 1;; ++i) {
+    for (int k = 0; k < 16; ++k) {
+      if (done()) return true;
+      CpuRelax();
+    }
+    auto now = std::chrono::steady_clock::now();
+    if (now >= limit) return done();
+    if (now >= yield_after) std::this_thread::yield();
+  }
+}
+
+}  // namespace ge::rt
+
+#endif  // GE_SRC_RUNTIME_SPIN_WAIT_H_

@@ -1,0 +1,127 @@
+// Streams: a queue swapped out in batches by the stream thread, which runs the tasks in order.
+#include "runtime/stream.h"
+
+#include <cstring>
+
+#include "base/error_message.h"
+#include "base/log.h"
+#include "runtime/model.h"
+#include "runtime/spin_wait.h"
+
+namespace ge::rt {
+
+Stream::Stream(CorePool* pool) : pool_(pool) {
+  thread_ = std::thread([this] { Loop(); });
+}
+
+Stream::~Stream() {
+  (void)Synchronize();
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    stop_ = true;
+    stopping_.store(true, std::memory_order_relaxed);
+  }
+  cv_.notify_one();
+  thread_.join();
+}
+
+bool Stream::NextBatch(std::vector<Task>* batch) {
+  std::unique_lock<std::mutex> lk(mu_);
+  if (queue_.empty()) {
+    if (stop_) return false;
+    lk.unlock();
+    // Spin briefly so that a producer issuing work back to back needs no wakeup.
+    const uint64_t seen = completed_.load(std::memory_order_relaxed);
+    SpinUntil([this, seen] {
+      return pushed_.load(std::memory_order_acquire) != seen ||
+             stopping_.load(std::memory_order_relaxed);
+    });
+    lk.lock();
+    sleeping_ = true;
+    cv_.wait(lk, [this] { return stop_ || !queue_.empty(); });
+    sleeping_ = false;
+    if (queue_.empty()) return false;
+  }
+  batch->swap(queue_);
+  return true;
+}
+
+void Stream::Loop() {
+  std::vector<Task> batch;
+  while (NextBatch(&batch)) {
+    for (Task& task : batch) {
+      Execute(task);
+      // Dekker pairing with Synchronize: completed_ is stored before sync_waiters_ is read.
+      completed_.fetch_add(1, std::memory_order_seq_cst);
+      if (sync_waiters_.load(std::memory_order_seq_cst) > 0) {
+        std::lock_guard<std::mutex> lk(done_mu_);
+        done_cv_.notify_all();
+      }
+    }
+    batch.clear();
+  }
+}
+
+void Stream::Execute(Task& task) {
+  switch (task.type) {
+    case TaskType::kKernel: {
+      aclrtKernelArgs args{task.args.addrs(), task.num_addrs, task.args.tiling(),
+                           task.tiling_size, 0, task.block_dim};
+      RunKernel(*pool_, task.func, args);
+      break;
+    }
+    case TaskType::kMemcpy:
+      if (task.count > 0) std::memmove(task.dst, task.src, task.count);
+      break;
+    case TaskType::kMemset:
+      if (task.count > 0) std::memset(task.dst, task.value, task.count);
+      break;
+    case TaskType::kEventRecord:
+      task.event->Complete(task.generation);
+      break;
+    case TaskType::kEventWait:
+      task.event->WaitFor(task.generation);
+      break;
+    case TaskType::kCallback:
+      task.callback(task.user_data);
+      break;
+    case TaskType::kModel: {
+      aclError ret = task.model->RunFromStream();
+      if (ret != ACL_SUCCESS) SetError(ret, RecentErrMsg());
+      break;
+    }
+  }
+}
+
+void Stream::SetError(aclError code, std::string msg) {
+  GELOGW("stream task failed ({}): {}", code, msg);
+  std::lock_guard<std::mutex> lk(done_mu_);
+  if (error_ == ACL_SUCCESS) {
+    error_ = code;
+    error_msg_ = std::move(msg);
+  }
+}
+
+aclError Stream::Synchronize() {
+  const uint64_t target = pushed_.load(std::memory_order_acquire);
+  auto done = [this, target] { return completed_.load(std::memory_order_seq_cst) >= target; };
+  if (!SpinUntil(done)) {
+    sync_waiters_.fetch_add(1, std::memory_order_seq_cst);
+    {
+      std::unique_lock<std::mutex> lk(done_mu_);
+      done_cv_.wait(lk, done);
+    }
+    sync_waiters_.fetch_sub(1, std::memory_order_relaxed);
+  }
+  std::lock_guard<std::mutex> lk(done_mu_);
+  aclError ret = error_;
+  if (ret != ACL_SUCCESS) {
+    SetRecentErrMsg(error_msg_);
+    error_ = ACL_SUCCESS;
+    error_msg_.clear();
+  }
+  return ret;
+}
+
+}  // namespace ge::rt
+

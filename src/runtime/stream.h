@@ -1,0 +1,102 @@
+// A device stream: an in-order task queue executed by its own thread. A dedicated thread per
+// stream means a stream blocked on an event wait never holds a core thread; blockDim == 1
+// kernels run inline on it, wider kernels spread their blocks over the core pool.
+#ifndef GE_SRC_RUNTIME_STREAM_H_
+#define GE_SRC_RUNTIME_STREAM_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/acl_rt.h"
+#include "runtime/core_pool.h"
+#include "runtime/event.h"
+#include "runtime/kernel.h"
+
+namespace ge::rt {
+
+class Model;
+
+enum class TaskType : uint8_t {
+  kKernel, kMemcpy, kMemset, kEventRecord, kEventWait, kCallback, kModel
+};
+
+struct Task {
+  TaskType type = TaskType::kKernel;
+  // kernel
+  aclrtKernelFunc func = nullptr;
+  uint32_t block_dim = 0;
+  uint32_t num_addrs = 0;
+  uint32_t tiling_size = 0;
+  KernelArgBuffer args;
+  // memcpy, memset
+  void* dst = nullptr;
+  const void* src = nullptr;
+  size_t count = 0;
+  int32_t value = 0;
+  // host callback
+  aclrtCallback callback = nullptr;
+  void* user_data = nullptr;
+  // event record / wait
+  std::shared_ptr<Event> event;
+  uint64_t generation = 0;
+  // model execute
+  Model* model = nullptr;
+};
+
+class Stream {
+ public:
+  explicit Stream(CorePool* pool);
+  // Waits for the pending tasks, then stops the thread.
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  // Appends a task, filled in place by `fill(Task&)`.
+  template <typename Fill>
+  void Enqueue(Fill&& fill) {
+    bool wake;
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      fill(queue_.emplace_back());
+      pushed_.fetch_add(1, std::memory_order_release);
+      wake = sleeping_;
+    }
+    if (wake) cv_.notify_one();
+  }
+
+  // Waits for every task enqueued before the call. Returns (and clears) the first error an
+  // asynchronous task hit since the last synchronize, setting the recent error message.
+  aclError Synchronize();
+
+ private:
+  void Loop();
+  bool NextBatch(std::vector<Task>* batch);
+  void Execute(Task& task);
+  void SetError(aclError code, std::string msg);
+
+  CorePool* pool_;
+  std::mutex mu_;  // guards queue_, sleeping_, stop_
+  std::condition_variable cv_;
+  std::vector<Task> queue_;
+  bool sleeping_ = false;
+  bool stop_ = false;
+  std::atomic<bool> stopping_{false};
+  std::atomic<uint64_t> pushed_{0};
+  std::atomic<uint64_t> completed_{0};
+  std::atomic<int> sync_waiters_{0};
+  std::mutex done_mu_;  // guards error_, error_msg_; done_cv_'s mutex
+  std::condition_variable done_cv_;
+  aclError error_ = ACL_SUCCESS;
+  std::string error_msg_;
+  std::thread thread_;
+};
+
+}  // namespace ge::rt
+
+#endif  // GE_SRC_RUNTIME_STREAM_H_
