@@ -43,7 +43,10 @@ enum Format : int32_t {
   FORMAT_MAX = 0xff,
 };
 
-// Bytes per element; 0 for DT_STRING (variable size) and DT_UNDEFINED.
+// A DT_STRING element: a NUL-terminated string in a fixed slot (longer strings are rejected).
+constexpr size_t kStringSlotBytes = 64;
+
+// Bytes per element (kStringSlotBytes for DT_STRING); 0 for DT_UNDEFINED.
 size_t GetSizeByDataType(DataType dt);
 const char* DataTypeName(DataType dt);  // "float32", "int64", ... (ONNX spelling)
 const char* FormatName(Format f);

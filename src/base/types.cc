@@ -10,7 +10,7 @@ size_t GetSizeByDataType(DataType dt) {
     case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
     case DT_DOUBLE: case DT_INT64: case DT_UINT64: case DT_COMPLEX64: return 8;
     case DT_COMPLEX128: return 16;
-    case DT_STRING: return sizeof(std::string);  // strings are stored as std::string objects
+    case DT_STRING: return kStringSlotBytes;
     default: return 0;
   }
 }

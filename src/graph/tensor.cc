@@ -15,12 +15,7 @@ HostTensor::HostTensor(DataType dtype, Shape shape) {
   desc_.shape = std::move(shape);
   int64_t n = desc_.shape.GetShapeSize();
   if (n < 0) n = 0;
-  if (dtype == DT_STRING) {
-    strings_.resize(n);
-    bytes_ = std::make_shared<std::vector<uint8_t>>();
-  } else {
-    bytes_ = std::make_shared<std::vector<uint8_t>>(n * GetSizeByDataType(dtype));
-  }
+  bytes_ = std::make_shared<std::vector<uint8_t>>(n * GetSizeByDataType(dtype));
 }
 
 HostTensor HostTensor::FromBytes(DataType dtype, Shape shape, const void* data, size_t size) {
@@ -28,6 +23,26 @@ HostTensor HostTensor::FromBytes(DataType dtype, Shape shape, const void* data, 
   size_t n = std::min(size, t.NumBytes());
   if (n > 0) std::memcpy(t.mutable_data(), data, n);
   return t;
+}
+
+std::string HostTensor::GetString(int64_t i) const {
+  if (dtype() != DT_STRING || i < 0 || i >= NumElements()) return "";
+  const char* slot = data_as<char>() + i * kStringSlotBytes;
+  return std::string(slot, strnlen(slot, kStringSlotBytes));
+}
+
+bool HostTensor::SetString(int64_t i, const std::string& s) {
+  if (dtype() != DT_STRING || i < 0 || i >= NumElements() || s.size() >= kStringSlotBytes) return false;
+  char* slot = mutable_data_as<char>() + i * kStringSlotBytes;
+  std::memset(slot, 0, kStringSlotBytes);
+  std::memcpy(slot, s.data(), s.size());
+  return true;
+}
+
+std::vector<std::string> HostTensor::strings() const {
+  std::vector<std::string> out;
+  for (int64_t i = 0; i < NumElements(); ++i) out.push_back(GetString(i));
+  return out;
 }
 
 std::vector<int64_t> HostTensor::ToInt64Vector() const {

@@ -25,7 +25,9 @@ struct TensorDesc {
 };
 
 // A tensor in host memory. Bytes are shared between copies (initializers are large and
-// immutable once loaded). DT_STRING data is held in `strings` instead of `bytes`.
+// immutable once loaded). DT_STRING elements are fixed-size slots of kStringSlotBytes (a
+// NUL-terminated string of at most kStringSlotBytes - 1 bytes), so that string tensors move
+// through device memory like any other tensor.
 class HostTensor {
  public:
   HostTensor() = default;
@@ -43,15 +45,16 @@ class HostTensor {
   const T* data_as() const { return static_cast<const T*>(data()); }
   template <typename T>
   T* mutable_data_as() { return static_cast<T*>(mutable_data()); }
-  std::vector<std::string>& strings() { return strings_; }
-  const std::vector<std::string>& strings() const { return strings_; }
+  // DT_STRING element access; SetString fails when the string does not fit a slot.
+  std::string GetString(int64_t i) const;
+  bool SetString(int64_t i, const std::string& s);
+  std::vector<std::string> strings() const;  // all elements
   // Reads any integer dtype as int64 (for shape-like tensors); empty if not an integer tensor.
   std::vector<int64_t> ToInt64Vector() const;
 
  private:
   TensorDesc desc_;
   std::shared_ptr<std::vector<uint8_t>> bytes_;
-  std::vector<std::string> strings_;
 };
 
 }  // namespace ge

@@ -125,10 +125,11 @@ Status ConstantValue(const onnx::NodeProto& n, const std::string& base_dir, Host
       for (int i = 0; i < a.ints_size(); ++i) t->mutable_data_as<int64_t>()[i] = a.ints(i);
       return Status::Ok();
     }
-    if (a.name() == "value_string") { *t = HostTensor(DT_STRING, Shape()); t->strings()[0] = a.s(); return Status::Ok(); }
+    if (a.name() == "value_string") { *t = HostTensor(DT_STRING, Shape()); return t->SetString(0, a.s()) ? Status::Ok() : Unsupported("string constant too long"); }
     if (a.name() == "value_strings") {
       *t = HostTensor(DT_STRING, Shape({static_cast<int64_t>(a.strings_size())}));
-      for (int i = 0; i < a.strings_size(); ++i) t->strings()[i] = a.strings(i);
+      for (int i = 0; i < a.strings_size(); ++i)
+        if (!t->SetString(i, a.strings(i))) return Unsupported("string constant too long");
       return Status::Ok();
     }
   }

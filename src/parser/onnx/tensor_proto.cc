@@ -88,7 +88,10 @@ Status FillTyped(const onnx::TensorProto& p, DataType dt, HostTensor* out) {
       break;
     }
     case DT_STRING:
-      for (int i = 0; i < p.string_data_size() && i < out->NumElements(); ++i) out->strings()[i] = p.string_data(i);
+      for (int i = 0; i < p.string_data_size() && i < out->NumElements(); ++i)
+        if (!out->SetString(i, p.string_data(i)))
+          return Unsupported("tensor '{}': string element {} is longer than {} bytes", p.name(), i,
+                             kStringSlotBytes - 1);
       break;
     default: return Unsupported("tensor '{}': unsupported data type {}", p.name(), p.data_type());
   }
