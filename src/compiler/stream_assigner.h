@@ -20,9 +20,11 @@ namespace ge {
 constexpr int kBeforeAll = -1;
 constexpr int kAfterAll = INT_MAX;
 
-// The default bound on model streams, chosen by measurement (bench/README.md): 2 on this
-// 2-core machine kind.
-constexpr int kDefaultMaxStreams = 2;
+// The default bound on model streams, chosen by measurement (bench/README.md,
+// run_sink_bench.sh): on the shared 2-core VM two streams did not beat one on the branch models
+// (0.94-0.97x) while costing events and arena reuse, so the default is one stream until an
+// idle-machine measurement says otherwise. CompileOptions::max_streams / --streams raise it.
+constexpr int kDefaultMaxStreams = 1;
 
 struct StreamSync {
   int producer;  // position of the task whose completion is recorded
