@@ -1,0 +1,63 @@
+// Dropout (opset 13) for inference: output = data, mask = all true. Training mode with a
+// non-zero ratio draws random numbers; it is refused (the reference values cannot be matched).
+#include "ops/op_util_ext.h"
+
+namespace ge::ops_dropout {
+using namespace ge::ops_util;
+
+struct DropoutTiling {
+  int64_t bytes;
+  int64_t numel;
+};
+
+bool Training(const gert::TilingContext* ctx) {
+  if (ctx->GetComputeNodeInputNum() < 3 || ctx->GetInputTensor(2) == nullptr) return false;
+  const gert::Tensor* t = ctx->GetInputTensor(2);
+  return t->GetAddr() != nullptr && *t->GetData<uint8_t>() != 0;
+}
+
+double Ratio(const gert::TilingContext* ctx) {
+  const gert::Tensor* t = ctx->GetComputeNodeInputNum() > 1 ? ctx->GetInputTensor(1) : nullptr;
+  if (t == nullptr || t->GetAddr() == nullptr) return 0.5;
+  double r = 0.5;
+  GE_DISPATCH_FLOATS(t->GetDataType(), r = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
+  return r;
+}
+
+ge::graphStatus DataType(gert::InferDataTypeContext* ctx) {
+  ctx->SetOutputDataType(0, ctx->GetInputDataType(0));
+  if (ctx->GetComputeNodeOutputNum() > 1) ctx->SetOutputDataType(1, ge::DT_BOOL);
+  return ge::GRAPH_SUCCESS;
+}
+
+ge::graphStatus Tiling(gert::TilingContext* ctx) {
+  if (Training(ctx) && Ratio(ctx) != 0) return ge::GRAPH_FAILED;
+  const gert::Tensor* x = ctx->GetInputDesc(0);
+  DropoutTiling t{static_cast<int64_t>(x->GetSize()), x->GetShapeSize()};
+  return SetTiling(ctx, t);
+}
+
+void Kernel(const aclrtKernelArgs* args) {
+  const auto& t = GetTiling<DropoutTiling>(args);
+  if (args->blockIdx != 0) return;
+  std::memcpy(args->addrs[3], args->addrs[0], t.bytes);
+  if (args->numAddrs > 4 && args->addrs[4]) std::memset(args->addrs[4], 1, t.numel);
+}
+
+}  // namespace ge::ops_dropout
+
+namespace ops {
+struct Dropout : OpDef {
+  explicit Dropout(const char* n) : OpDef(n) {
+    Input("data").ParamType(REQUIRED).DataType(ge::ops_util::kFloatTypes);
+    Input("ratio").ParamType(OPTIONAL).DataType(ge::ops_util::kFloatTypes).ValueDepend(OPTIONAL);
+    Input("training_mode").ParamType(OPTIONAL).DataType({ge::DT_BOOL}).ValueDepend(OPTIONAL);
+    Output("output").ParamType(REQUIRED).DataType(ge::ops_util::kFloatTypes);
+    Output("mask").ParamType(OPTIONAL).DataType({ge::DT_BOOL});
+    Attr("seed").AttrType(OPTIONAL).Int(0);
+    SetInferShape(ge::ops_util::InferShapeSameAsInput0).SetInferDataType(ge::ops_dropout::DataType);
+    AICore().SetTiling(ge::ops_dropout::Tiling).SetKernel(ge::ops_dropout::Kernel).AddConfig("ascend910b");
+  }
+};
+OP_ADD(Dropout);
+}  // namespace ops
