@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the runtime tests under AddressSanitizer and ThreadSanitizer and runs the device
-# runtime's stress tests (label "runtime", plus "sanitize" for executor multi-stream tests).
+# runtime's stress tests (label "runtime"); under ThreadSanitizer also the executor's
+# multi-stream tests (sink models with several streams and events).
 set -euo pipefail
 JOBS=${JOBS:-$(nproc)}
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
@@ -12,4 +13,9 @@ for san in address thread; do
   ninja -C "$dir" -j"$JOBS" ge_runtime_tests
   echo "== runtime tests under the $san sanitizer"
   (cd "$dir" && ctest --output-on-failure -j"$JOBS" -L runtime --timeout 600)
+  if [ "$san" = thread ]; then
+    ninja -C "$dir" -j"$JOBS" ge_executor_tests ge_compiler_tests
+    echo "== multi-stream tests under the thread sanitizer"
+    (cd "$dir" && ctest --output-on-failure -j"$JOBS" -R MultiStream --timeout 900)
+  fi
 done

@@ -8,14 +8,6 @@
 namespace ge {
 namespace {
 
-gert::Shape ToGert(const Shape& s) {
-  gert::Shape g;
-  for (int64_t d : s.GetDims()) g.AppendDim(d);
-  return g;
-}
-
-Shape FromGert(const gert::Shape& s) { return Shape(std::vector<int64_t>(s.GetDims(), s.GetDims() + s.GetDimNum())); }
-
 // Runs the node's kernel block by block on this thread, writing into host buffers.
 Status FoldNode(Graph* g, const Node& node, OpCall& call, std::vector<HostTensor>* outs) {
   const auto* impl = call.binding().impl;
@@ -25,7 +17,7 @@ Status FoldNode(Graph* g, const Node& node, OpCall& call, std::vector<HostTensor
   for (size_t i = 0; i < call.num_inputs(); ++i)
     addrs.push_back(call.data().inputs[i] ? const_cast<void*>(call.input(i).GetAddr()) : nullptr);
   for (size_t o = 0; o < call.num_outputs(); ++o) {
-    outs->emplace_back(call.output(o).GetDataType(), FromGert(call.output(o).GetStorageShape()));
+    outs->emplace_back(call.output(o).GetDataType(), FromGertShape(call.output(o).GetStorageShape()));
     addrs.push_back(outs->back().NumBytes() ? outs->back().mutable_data() : nullptr);
   }
   for (size_t w : call.data().workspace_sizes) {
@@ -89,7 +81,7 @@ Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* fo
     if (node.inputs[i] == kNoValue) continue;
     const Value& v = g->value(node.inputs[i]);
     gert::StorageShape ss;
-    ss.SetShape(ToGert(v.desc.shape));
+    ss.SetShape(ToGertShape(v.desc.shape));
     void* data = v.constant ? const_cast<void*>(v.constant->data()) : nullptr;
     call.input(i) = gert::Tensor(ss, v.desc.dtype, FORMAT_ND, data);
     if (v.desc.shape.IsUnknownRank()) ranks_known = false;
@@ -107,7 +99,7 @@ Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* fo
   }
   for (size_t o = 0; o < node.outputs.size(); ++o) {
     if (node.outputs[o] == kNoValue) continue;
-    Shape s = FromGert(call.output(o).GetStorageShape());
+    Shape s = FromGertShape(call.output(o).GetStorageShape());
     if (!all_known && s.IsStatic()) {
       // A static result from dynamic inputs is trusted only if no value-depend input is unknown.
       for (size_t i = 0; i < node.inputs.size(); ++i)

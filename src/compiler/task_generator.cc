@@ -13,15 +13,9 @@
 namespace ge {
 namespace {
 
-gert::Shape GertShape(const Shape& s) {
-  gert::Shape g;
-  for (int64_t d : s.GetDims()) g.AppendDim(d);
-  return g;
-}
-
 gert::Tensor DescTensor(const TensorDesc& d, const void* addr) {
   gert::StorageShape ss;
-  ss.SetShape(GertShape(d.shape));
+  ss.SetShape(ToGertShape(d.shape));
   return gert::Tensor(ss, d.dtype, FORMAT_ND, const_cast<void*>(addr));
 }
 

@@ -21,16 +21,6 @@ Status EnsureDevice(uint32_t* core_num) {
   return Status::Ok();
 }
 
-gert::Shape ToGertShape(const Shape& s) {
-  gert::Shape g;
-  for (int64_t d : s.GetDims()) g.AppendDim(d);
-  return g;
-}
-
-Shape FromGertShape(const gert::Shape& s) {
-  return Shape(std::vector<int64_t>(s.GetDims(), s.GetDims() + s.GetDimNum()));
-}
-
 Status AllocDeviceTensor(rt::CachingAllocator* alloc, DataType dt, const gert::Shape& shape, gert::Tensor* t) {
   int64_t n = shape.GetShapeSize();
   size_t bytes = n > 0 ? static_cast<size_t>(n) * GetSizeByDataType(dt) : 0;

@@ -15,9 +15,6 @@ class CachingAllocator;
 // aclInit + aclrtSetDevice(0) once; returns the device's core count.
 Status EnsureDevice(uint32_t* core_num);
 
-gert::Shape ToGertShape(const Shape& s);
-Shape FromGertShape(const gert::Shape& s);
-
 // Allocates device memory for a tensor (at least 1 byte, so empty tensors have an address).
 Status AllocDeviceTensor(rt::CachingAllocator* alloc, DataType dt, const Shape& shape, gert::Tensor* t);
 Status AllocDeviceTensor(rt::CachingAllocator* alloc, DataType dt, const gert::Shape& shape, gert::Tensor* t);

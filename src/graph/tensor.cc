@@ -6,6 +6,16 @@
 
 namespace ge {
 
+gert::Shape ToGertShape(const Shape& s) {
+  gert::Shape g;
+  for (int64_t d : s.GetDims()) g.AppendDim(d);
+  return g;
+}
+
+Shape FromGertShape(const gert::Shape& s) {
+  return Shape(std::vector<int64_t>(s.GetDims(), s.GetDims() + s.GetDimNum()));
+}
+
 std::string TensorDesc::ToString() const {
   return fmt::format("{}{}", DataTypeName(dtype), shape.ToString());
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/shape.h"
+#include "exe_graph/runtime/shape.h"
 #include "graph/types.h"
 
 namespace ge {
@@ -56,6 +57,10 @@ class HostTensor {
   TensorDesc desc_;
   std::shared_ptr<std::vector<uint8_t>> bytes_;
 };
+
+// Between the IR's Shape and the gert::Shape operator functions see (unknown dims stay -1).
+gert::Shape ToGertShape(const Shape& s);
+Shape FromGertShape(const gert::Shape& s);
 
 }  // namespace ge
 
