@@ -35,7 +35,8 @@ test-sanitize: deps
 	@bash scripts/test-sanitize.sh
 
 bench: build
-	ninja -C $(BUILD) -j$(JOBS) bench_all
+	@echo "benchmarks built in $(BUILD)/bench; see bench/README.md"
+
 
 clean:
 	rm -rf $(BUILD) build-asan build-tsan
