@@ -2,6 +2,8 @@
 // all numeric dtypes, the 16-bit floats and bool. Strings are not supported.
 // define: OpDef. create: same shape, dtype from the attribute or the second input; tiling holds
 // both dtypes. run: one SPMD kernel, a double dtype dispatch.
+#include <cmath>
+
 #include "ops/op_util_ext.h"
 
 namespace ge::ops_cast {
@@ -43,7 +45,12 @@ void Convert(const S* x, D* y, int64_t b, int64_t e) {
     auto v = static_cast<ComputeT<S>>(x[i]);
     if constexpr (std::is_same_v<D, bool>) {
       y[i] = v != ComputeT<S>(0);
-    } else if constexpr (std::is_same_v<D, Half> || std::is_same_v<D, BFloat16>) {
+    } else if constexpr (std::is_same_v<D, BFloat16>) {  // ONNX's reference truncates
+      float f = static_cast<float>(v);
+      uint32_t u;
+      std::memcpy(&u, &f, 4);
+      y[i].v = static_cast<uint16_t>(std::isnan(f) ? 0x7fc0u : u >> 16);
+    } else if constexpr (std::is_same_v<D, Half>) {
       y[i] = D(static_cast<float>(v));
     } else {
       y[i] = static_cast<D>(v);

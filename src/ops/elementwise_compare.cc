@@ -30,9 +30,30 @@ struct NaryTiling {
 bool IsCompare(N op) { return op <= N::kXor; }
 
 // ---- create ----------------------------------------------------------------------------------
+// Input shapes as broadcast sees them. PRelu keeps the pre-opset-7 form: a 1-D slope of C
+// values that does not broadcast numpy-style applies along axis 1 (as [C, 1, ..., 1]).
+std::vector<gert::Shape> InputShapes(const gert::ExtendedKernelContext* ctx, const gert::Shape* const* shapes, size_t n,
+                                     bool prelu) {
+  std::vector<gert::Shape> out;
+  for (size_t i = 0; i < n; ++i) out.push_back(shapes[i] ? *shapes[i] : gert::Shape());
+  gert::Shape tmp;
+  if (prelu && n == 2 && out[1].GetDimNum() == 1 && out[0].GetDimNum() > 2 &&
+      out[1].GetDim(0) == out[0].GetDim(1) && !BroadcastShape(out[0], out[1], &tmp)) {
+    gert::Shape s;
+    s.AppendDim(out[1].GetDim(0));
+    for (size_t d = 2; d < out[0].GetDimNum(); ++d) s.AppendDim(1);
+    out[1] = s;
+  }
+  return out;
+}
+
+template <N kOp>
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
+  std::vector<const gert::Shape*> raw;
+  for (size_t i = 0; i < ctx->GetComputeNodeInputNum(); ++i) raw.push_back(ctx->GetInputShape(i));
+  auto shapes = InputShapes(ctx, raw.data(), raw.size(), kOp == N::kPRelu);
   std::vector<const gert::Shape*> in;
-  for (size_t i = 0; i < ctx->GetComputeNodeInputNum(); ++i) in.push_back(ctx->GetInputShape(i));
+  for (const auto& s : shapes) in.push_back(&s);
   return BroadcastShapes(in, ctx->GetOutputShape(0)) ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
 }
 
@@ -55,7 +76,10 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   t.rank = static_cast<int32_t>(out.GetDimNum());
   t.numel = out.GetShapeSize();
   for (int d = 0; d < t.rank; ++d) t.out_dims[d] = out.GetDim(d);
-  for (size_t i = 0; i < n; ++i) BroadcastStrides(ctx->GetInputShape(i)->GetStorageShape(), out, t.strides[i]);
+  std::vector<const gert::Shape*> raw;
+  for (size_t i = 0; i < n; ++i) raw.push_back(&ctx->GetInputShape(i)->GetStorageShape());
+  auto shapes = InputShapes(ctx, raw.data(), n, kOp == N::kPRelu);
+  for (size_t i = 0; i < n; ++i) BroadcastStrides(shapes[i], out, t.strides[i]);
   if (kOp == N::kBitShift) t.flag = AttrStr(ctx->GetAttrs(), 0, "RIGHT") == "LEFT";
   if (kOp == N::kMod) t.flag = static_cast<int32_t>(AttrInt(ctx->GetAttrs(), 0, 0));
   ctx->SetBlockDim(ChooseBlockDim(ctx, t.numel, 1 << 14));
@@ -204,7 +228,7 @@ class NaryOpDef : public ::ops::OpDef {
     this->Output("C").ParamType(::ops::REQUIRED).DataType(IsCompare(kOp) ? std::vector<ge::DataType>{ge::DT_BOOL} : types);
     if (kOp == N::kBitShift) this->Attr("direction").AttrType(::ops::REQUIRED).String();
     if (kOp == N::kMod) this->Attr("fmod").AttrType(::ops::OPTIONAL).Int(0);
-    this->SetInferShape(InferShape);
+    this->SetInferShape(InferShape<kOp>);
     this->SetInferDataType(InferDataType<kOp>);
     this->AICore().SetTiling(Tiling<kOp>).SetKernel(Kernel).AddConfig("ascend910b");
   }

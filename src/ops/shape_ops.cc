@@ -327,3 +327,66 @@ OP_ADD(Split);
 OP_ADD(Range);
 OP_ADD(EyeLike);
 }  // namespace ops
+
+// ---- ConstantOfShape: input = the shape (value-depend); attr value = a one-element tensor,
+// bound as {decimal DataType, raw bytes} (see ToRuntimeAttr); default float 0.
+namespace ge::ops_shape {
+
+struct FillTiling {
+  int32_t dtype;
+  int32_t elem_size;
+  int64_t numel;
+  uint8_t value[8];
+};
+
+ge::DataType FillType(const gert::RuntimeAttrs* a) {
+  const auto* v = a ? a->GetListStr(0) : nullptr;
+  return v && v->size() == 2 ? static_cast<ge::DataType>(std::stoi((*v)[0])) : ge::DT_FLOAT;
+}
+
+ge::graphStatus FillShape(gert::InferShapeContext* ctx) {
+  std::vector<int64_t> dims;
+  if (!ReadInt64s(ctx->GetInputTensor(0), &dims)) return ge::GRAPH_FAILED;
+  SetDims(ctx->GetOutputShape(0), dims);
+  return ge::GRAPH_SUCCESS;
+}
+
+ge::graphStatus FillDataType(gert::InferDataTypeContext* ctx) { return ctx->SetOutputDataType(0, FillType(ctx->GetAttrs())); }
+
+ge::graphStatus FillTilingFn(gert::TilingContext* ctx) {
+  FillTiling t{};
+  t.dtype = FillType(ctx->GetAttrs());
+  t.elem_size = static_cast<int32_t>(ge::GetSizeByDataType(static_cast<ge::DataType>(t.dtype)));
+  t.numel = ctx->GetOutputShape(0)->GetStorageShape().GetShapeSize();
+  const auto* v = ctx->GetAttrs()->GetListStr(0);
+  if (v && v->size() == 2) std::memcpy(t.value, (*v)[1].data(), std::min<size_t>((*v)[1].size(), 8));
+  ctx->SetBlockDim(ChooseBlockDim(ctx, t.numel, 1 << 15));
+  return SetTiling(ctx, t);
+}
+
+void FillKernel(const aclrtKernelArgs* args) {
+  const auto& t = GetTiling<FillTiling>(args);
+  int64_t b, e;
+  BlockRange(t.numel, args->blockIdx, args->blockDim, &b, &e);
+  GE_DISPATCH_BYTES(t.elem_size, {
+    scalar_t v;
+    std::memcpy(&v, t.value, sizeof(v));
+    auto* y = static_cast<scalar_t*>(args->addrs[1]);
+    for (int64_t i = b; i < e; ++i) y[i] = v;
+  });
+}
+
+}  // namespace ge::ops_shape
+
+namespace ops {
+struct ConstantOfShape : OpDef {
+  explicit ConstantOfShape(const char* n) : OpDef(n) {
+    Input("input").ParamType(REQUIRED).DataType({ge::DT_INT64}).ValueDepend(REQUIRED);
+    Output("output").ParamType(REQUIRED).DataType(ge::ops_util::kAllTypes);
+    Attr("value").AttrType(OPTIONAL).ListString();
+    SetInferShape(ge::ops_shape::FillShape).SetInferDataType(ge::ops_shape::FillDataType);
+    AICore().SetTiling(ge::ops_shape::FillTilingFn).SetKernel(ge::ops_shape::FillKernel).AddConfig("ascend910b");
+  }
+};
+OP_ADD(ConstantOfShape);
+}  // namespace ops
