@@ -39,6 +39,12 @@ bool ToRuntimeAttr(const AttrValue& v, gert::RuntimeAttrValue::Kind kind, gert::
       return false;
     case K::kListString:
       if (auto* l = std::get_if<std::vector<std::string>>(&v)) { out->strings = *l; return true; }
+      // A tensor attribute (ConstantOfShape's value): {decimal DataType, raw bytes}.
+      if (auto* t = std::get_if<HostTensor>(&v)) {
+        out->strings = {std::to_string(static_cast<int>(t->dtype())),
+                        std::string(static_cast<const char*>(t->data()), t->NumBytes())};
+        return true;
+      }
       return false;
     default:
       return false;

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "api/model.h"
+#include "graph/tensor_seq.h"
 #include "parser/onnx/onnx_parser.h"
 #include "ops/op_util_ext.h"
 
@@ -69,8 +70,33 @@ bool IsFloat(ge::DataType dt) {
   return dt == ge::DT_FLOAT || dt == ge::DT_DOUBLE || dt == ge::DT_FLOAT16 || dt == ge::DT_BF16;
 }
 
+// Older test data stores bfloat16 tensors as uint16: read them as the model declares.
+void MatchBf16(ge::DataType declared, ge::HostTensor* t) {
+  if (declared == ge::DT_BF16 && t->dtype() == ge::DT_UINT16)
+    *t = ge::HostTensor::FromBytes(ge::DT_BF16, t->shape(), t->data(), t->NumBytes());
+}
+
+std::string Compare(const ge::HostTensor& got, const ge::HostTensor& want, size_t k);
+
+// Sequences and optionals (packed): equal kind and length, then element by element.
+std::string CompareSeq(const ge::HostTensor& got, const ge::HostTensor& want, size_t k) {
+  ge::TensorSeq a, b;
+  ge::Status st = ge::UnpackSeq(got, &a);
+  if (!st.ok()) return "output " + std::to_string(k) + ": " + st.message();
+  if (!ge::UnpackSeq(want, &b).ok()) return "output " + std::to_string(k) + ": bad reference sequence";
+  if (a.elems.size() != b.elems.size())
+    return "output " + std::to_string(k) + ": " + std::to_string(a.elems.size()) + " elements, expected " +
+           std::to_string(b.elems.size());
+  for (size_t i = 0; i < a.elems.size(); ++i) {
+    std::string why = Compare(a.elems[i], b.elems[i], k);
+    if (!why.empty()) return why + " (sequence element " + std::to_string(i) + ")";
+  }
+  return "";
+}
+
 // "" when equal, else the reason.
 std::string Compare(const ge::HostTensor& got, const ge::HostTensor& want, size_t k) {
+  if (ge::IsPacked(want)) return CompareSeq(got, want, k);
   std::ostringstream r;
   if (got.dtype() != want.dtype()) {
     r << "output " << k << ": dtype " << ge::DataTypeName(got.dtype()) << ", expected "
@@ -128,15 +154,21 @@ std::string RunCase(const fs::path& dir, const Options& opt) {
   std::sort(sets.begin(), sets.end());
   for (const auto& set : sets) {
     std::vector<ge::HostTensor> inputs, want, got;
-    for (const auto& p : SortedPbs(set, "input_")) {
+    const ge::Graph& g = model->graph();
+    auto in_pbs = SortedPbs(set, "input_"), out_pbs = SortedPbs(set, "output_");
+    for (size_t i = 0; i < in_pbs.size(); ++i) {
+      const ge::TensorDesc* d = i < g.inputs().size() ? &g.value(g.inputs()[i]).desc : nullptr;
       inputs.emplace_back();
-      st = ge::LoadTensorProtoFile(p.string(), &inputs.back());
+      st = ge::LoadTestDataFile(in_pbs[i].string(), d ? d->kind : ge::ValueKind::kTensor, &inputs.back());
       if (!st.ok()) return "input: " + st.message();
+      if (d) MatchBf16(d->dtype, &inputs.back());
     }
-    for (const auto& p : SortedPbs(set, "output_")) {
+    for (size_t i = 0; i < out_pbs.size(); ++i) {
+      const ge::TensorDesc* d = i < g.outputs().size() ? &g.value(g.outputs()[i]).desc : nullptr;
       want.emplace_back();
-      st = ge::LoadTensorProtoFile(p.string(), &want.back());
+      st = ge::LoadTestDataFile(out_pbs[i].string(), d ? d->kind : ge::ValueKind::kTensor, &want.back());
       if (!st.ok()) return "reference output: " + st.message();
+      if (d) MatchBf16(d->dtype, &want.back());
     }
     st = model->Run(inputs, &got);
     if (!st.ok()) return "run: " + st.message();
