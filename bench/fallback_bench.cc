@@ -9,8 +9,8 @@
 
 #include <random>
 
-#include "compiler/placement.h"
 #include "api/model.h"
+#include "compiler/placement.h"
 #include "compiler/static_inference.h"
 #include "executor/device_tensor.h"
 #include "executor/host_executor.h"
@@ -57,8 +57,7 @@ HostTensor Random(std::vector<int64_t> dims) {
 std::unique_ptr<HostExecutor> Compile(std::shared_ptr<Graph> g, const CompileOptions& opt) {
   std::vector<Placement> p;
   std::unique_ptr<HostExecutor> ex;
-  if (!RunStaticInference(g.get()).ok() || !DecidePlacement(*g, opt, &p).ok() ||
-      !HostExecutor::Create(g, &p, &ex).ok())
+  if (!RunStaticInference(g.get()).ok() || !DecidePlacement(*g, opt, &p).ok() || !HostExecutor::Create(g, &p, &ex).ok())
     return nullptr;
   return ex;
 }

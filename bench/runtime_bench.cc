@@ -12,8 +12,7 @@ void EmptyKernel(const aclrtKernelArgs*) {}
 
 benchmark::Counter PerItem(double items_per_iteration) {
   return benchmark::Counter(items_per_iteration,
-                            benchmark::Counter::kIsIterationInvariantRate |
-                                benchmark::Counter::kInvert);
+                            benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 // Launch + sync amortized over a batch of empty blockDim=1 kernels.
@@ -98,8 +97,7 @@ void BM_ModelExecute(benchmark::State& state) {
   state.counters["per_task"] = PerItem(tasks);
   aclmdlRIDestroy(model);
 }
-BENCHMARK(BM_ModelExecute)->Arg(1)->Arg(1000)->UseRealTime()->Repetitions(5)
-    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_ModelExecute)->Arg(1)->Arg(1000)->UseRealTime()->Repetitions(5)->ReportAggregatesOnly(true);
 
 // Asynchronous execution on a stream, then synchronize.
 void BM_ModelExecuteAsync(benchmark::State& state) {
@@ -115,8 +113,7 @@ void BM_ModelExecuteAsync(benchmark::State& state) {
   aclrtDestroyStream(stream);
   aclmdlRIDestroy(model);
 }
-BENCHMARK(BM_ModelExecuteAsync)->Arg(1)->Arg(1000)->UseRealTime()->Repetitions(5)
-    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_ModelExecuteAsync)->Arg(1)->Arg(1000)->UseRealTime()->Repetitions(5)->ReportAggregatesOnly(true);
 
 // A model spread over 4 model streams joined by events (cooperative scheduling overhead).
 void BM_ModelExecuteMultiStream(benchmark::State& state) {
@@ -126,8 +123,7 @@ void BM_ModelExecuteMultiStream(benchmark::State& state) {
   state.counters["per_task"] = PerItem(tasks);
   aclmdlRIDestroy(model);
 }
-BENCHMARK(BM_ModelExecuteMultiStream)->Arg(4)->Arg(1000)->UseRealTime()->Repetitions(5)
-    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_ModelExecuteMultiStream)->Arg(4)->Arg(1000)->UseRealTime()->Repetitions(5)->ReportAggregatesOnly(true);
 
 }  // namespace
 

@@ -29,7 +29,9 @@ std::vector<Param> Params(const ops::OpDef& def, bool* ok) {
     const std::string& n = in.GetName();
     if (in.GetParamType() == ops::DYNAMIC) {
       ps.push_back({"const aclTensorList* " + n,
-                    "  { uint64_t k = 0; aclGetTensorListSize(" + n + ", &k);\n    for (uint64_t i = 0; i < k; ++i) ins.push_back(aclGetTensorListItem(" + n + ", i)); }\n"});
+                    "  { uint64_t k = 0; aclGetTensorListSize(" + n +
+                        ", &k);\n    for (uint64_t i = 0; i < k; ++i) ins.push_back(aclGetTensorListItem(" + n +
+                        ", i)); }\n"});
     } else {
       std::string v = in.GetParamType() == ops::OPTIONAL ? n + "Optional" : n;
       ps.push_back({"const aclTensor* " + v, "  ins.push_back(" + v + ");\n"});
@@ -49,7 +51,8 @@ std::vector<Param> Params(const ops::OpDef& def, bool* ok) {
       case gert::RuntimeAttrValue::kListInt: set("const aclIntArray*", "aclOpAttrsSetIntArray"); break;
       case gert::RuntimeAttrValue::kListFloat: set("const aclFloatArray*", "aclOpAttrsSetFloatArray"); break;
       default:
-        std::cerr << "ge_opgen: " << def.GetOpType() << ": attribute '" << n << "' has a kind the typed API cannot take\n";
+        std::cerr << "ge_opgen: " << def.GetOpType() << ": attribute '" << n
+                  << "' has a kind the typed API cannot take\n";
         *ok = false;
     }
   }
@@ -87,14 +90,17 @@ int main(int argc, char** argv) {
     auto ps = Params(*def, &ok);
     for (const auto& p : ps) sig += p.decl + ", ";
     sig += "uint64_t* workspaceSize, aclOpExecutor** executor)";
-    std::string run = "aclnnStatus aclnn" + type + "(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream)";
+    std::string run = "aclnnStatus aclnn" + type +
+                      "(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream)";
     h << sig << ";\n" << run << ";\n";
-    cc << "\n" << sig << " {\n  std::vector<const aclTensor*> ins;\n  std::vector<aclTensor*> outs;\n"
+    cc << "\n"
+       << sig << " {\n  std::vector<const aclTensor*> ins;\n  std::vector<aclTensor*> outs;\n"
        << "  aclOpAttrs* attrs = aclCreateOpAttrs();\n  aclnnStatus rc = ACLNN_SUCCESS;\n";
     for (const auto& p : ps) cc << p.body;
     cc << "  aclTensorList* in = aclCreateTensorList(ins.data(), ins.size());\n"
        << "  aclTensorList* out = aclCreateTensorList(outs.data(), outs.size());\n"
-       << "  if (rc == ACLNN_SUCCESS) rc = aclnnOpGetWorkspaceSize(\"" << type << "\", in, out, attrs, workspaceSize, executor);\n"
+       << "  if (rc == ACLNN_SUCCESS) rc = aclnnOpGetWorkspaceSize(\"" << type
+       << "\", in, out, attrs, workspaceSize, executor);\n"
        << "  aclDestroyTensorList(in);\n  aclDestroyTensorList(out);\n  aclDestroyOpAttrs(attrs);\n  return rc;\n}\n"
        << "\nextern \"C\" " << run << " {\n  return aclnnOp(workspace, workspaceSize, executor, stream);\n}\n";
   }

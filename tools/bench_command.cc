@@ -37,8 +37,10 @@ void PrintReport(const Model& model) {
                multi, p.streams.num_streams, p.streams.num_events);
   }
   MemoryReport r = model.memory_report();
-  if (r.num_tensors > 0) fmt::print("memory: {}\n", r.ToString());
-  else fmt::print("memory: no sink segment (host scheduling allocates per run)\n");
+  if (r.num_tensors > 0)
+    fmt::print("memory: {}\n", r.ToString());
+  else
+    fmt::print("memory: no sink segment (host scheduling allocates per run)\n");
 }
 
 int BenchCommand(const BenchArgs& args) {

@@ -11,8 +11,8 @@ namespace ge::tool {
 
 struct RunArgs {
   std::string model;
-  std::vector<std::string> inputs;   // NAME=FILE.npy
-  std::vector<std::string> outputs;  // FILE.npy, one per model output, in order
+  std::vector<std::string> inputs;        // NAME=FILE.npy
+  std::vector<std::string> outputs;       // FILE.npy, one per model output, in order
   std::vector<std::string> input_shapes;  // NAME=1,3,224,224 (for dynamic dims)
   std::string mode = "auto";
   bool report = false;  // print the segments and the memory report
@@ -25,8 +25,8 @@ struct BenchArgs {
   std::string mode = "auto";
   int runs = 100;
   int warmup = 10;
-  int threads = 0;   // device core count (0 = the machine's cores)
-  int streams = 0;   // sink model streams bound (0 = default)
+  int threads = 0;  // device core count (0 = the machine's cores)
+  int streams = 0;  // sink model streams bound (0 = default)
   std::vector<std::string> input_shapes;
 };
 

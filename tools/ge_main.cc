@@ -13,10 +13,13 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--output", run.outputs, "FILE.npy, one per model output in order (repeatable)");
   run_cmd->add_option("--input-shape", run.input_shapes, "NAME=D0,D1,... for inputs with dynamic dims");
   run_cmd->add_option("--mode", run.mode, "auto | sink | host")->check(CLI::IsMember({"auto", "sink", "host"}));
-  run_cmd->add_option_function<std::string>("--custom-op-lib", [](const std::string& p) { setenv("GE_CUSTOM_OP_LIB", p.c_str(), 1); }, "custom operator library .so (':'-separated; also GE_CUSTOM_OP_LIB)");
+  run_cmd->add_option_function<std::string>(
+      "--custom-op-lib", [](const std::string& p) { setenv("GE_CUSTOM_OP_LIB", p.c_str(), 1); },
+      "custom operator library .so (':'-separated; also GE_CUSTOM_OP_LIB)");
   run_cmd->add_flag("--report", run.report, "print the segments and the memory report (naive, lower bound, arena)");
   ge::tool::BenchArgs bench;
-  auto* bench_cmd = app.add_subcommand("bench", "compile once, time repeated runs (min, median, p90 per run and per op)");
+  auto* bench_cmd =
+      app.add_subcommand("bench", "compile once, time repeated runs (min, median, p90 per run and per op)");
   bench_cmd->add_option("model", bench.model, "model file (.onnx)")->required();
   bench_cmd->add_option("--mode", bench.mode, "auto | sink | host")->check(CLI::IsMember({"auto", "sink", "host"}));
   bench_cmd->add_option("--runs", bench.runs, "timed runs")->check(CLI::PositiveNumber);

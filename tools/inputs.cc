@@ -12,8 +12,7 @@ namespace {
 
 Status ParseKeyValue(const std::string& arg, const char* flag, std::string* key, std::string* value) {
   auto eq = arg.find('=');
-  if (eq == std::string::npos || eq == 0)
-    return InvalidArgument("{} '{}': expected NAME=VALUE", flag, arg);
+  if (eq == std::string::npos || eq == 0) return InvalidArgument("{} '{}': expected NAME=VALUE", flag, arg);
   *key = arg.substr(0, eq);
   *value = arg.substr(eq + 1);
   return Status::Ok();
@@ -102,7 +101,8 @@ double Checksum(const HostTensor& t) {
       case DT_INT64: sum += static_cast<double>(t.data_as<int64_t>()[i]); break;
       case DT_INT32: sum += t.data_as<int32_t>()[i]; break;
       case DT_INT8: sum += t.data_as<int8_t>()[i]; break;
-      case DT_UINT8: case DT_BOOL: sum += t.data_as<uint8_t>()[i]; break;
+      case DT_UINT8:
+      case DT_BOOL: sum += t.data_as<uint8_t>()[i]; break;
       default: break;
     }
   }

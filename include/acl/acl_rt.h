@@ -56,11 +56,10 @@ aclError aclrtFree(void* devPtr);
 aclError aclrtMallocHost(void** hostPtr, size_t size);
 aclError aclrtFreeHost(void* hostPtr);
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind);
-aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
-                          aclrtMemcpyKind kind, aclrtStream stream);
-aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count);
-aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream);
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count);
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream);
 // free/total device bytes under the configured limit
 aclError aclrtGetMemInfo(int32_t attr, size_t* free, size_t* total);
 // GE: device memory limit in bytes (0 = unlimited; also GE_DEVICE_MEM_LIMIT). Allocation past
@@ -77,25 +76,23 @@ aclError aclrtDestroyEvent(aclrtEvent event);
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
 aclError aclrtSynchronizeEvent(aclrtEvent event);
-aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType,
-                             aclrtStream stream);
+aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream);
 
 // ---- kernels (GE) -------------------------------------------------------------------------
 // A kernel runs SPMD: the device calls it once per block, blocks spread over the core threads.
 typedef struct aclrtKernelArgs {
-  void* const* addrs;      // device addresses: inputs, outputs, workspace (as the op defines)
+  void* const* addrs;  // device addresses: inputs, outputs, workspace (as the op defines)
   uint32_t numAddrs;
-  const void* tiling;      // tiling data written by the op's tiling function
+  const void* tiling;  // tiling data written by the op's tiling function
   uint32_t tilingSize;
-  uint32_t blockIdx;       // this block
-  uint32_t blockDim;       // number of blocks of this launch
+  uint32_t blockIdx;  // this block
+  uint32_t blockDim;  // number of blocks of this launch
 } aclrtKernelArgs;
 typedef void (*aclrtKernelFunc)(const aclrtKernelArgs* args);
 
 // Copies addrs and tiling at launch, so the caller may reuse its buffers at once.
-aclError aclrtLaunchKernel(aclrtKernelFunc func, uint32_t blockDim, void* const* addrs,
-                           uint32_t numAddrs, const void* tiling, uint32_t tilingSize,
-                           aclrtStream stream);
+aclError aclrtLaunchKernel(aclrtKernelFunc func, uint32_t blockDim, void* const* addrs, uint32_t numAddrs,
+                           const void* tiling, uint32_t tilingSize, aclrtStream stream);
 
 // ---- models (GE; cf. Ascend rtModel / aclmdlRI) --------------------------------------------
 // A model is a task list over `numStreams` model-internal streams, built once, then executed
@@ -103,13 +100,10 @@ aclError aclrtLaunchKernel(aclrtKernelFunc func, uint32_t blockDim, void* const*
 // tasks across model streams. Execution waits for prior work on `stream` and later work on
 // `stream` waits for the whole model.
 aclError aclmdlRICreate(uint32_t numStreams, uint32_t numEvents, aclmdlRI* model);
-aclError aclmdlRIAddKernelTask(aclmdlRI model, uint32_t modelStream, aclrtKernelFunc func,
-                               uint32_t blockDim, void* const* addrs, uint32_t numAddrs,
-                               const void* tiling, uint32_t tilingSize);
-aclError aclmdlRIAddMemcpyTask(aclmdlRI model, uint32_t modelStream, void* dst, const void* src,
-                               size_t count);
-aclError aclmdlRIAddCallbackTask(aclmdlRI model, uint32_t modelStream, aclrtCallback fn,
-                                 void* userData);
+aclError aclmdlRIAddKernelTask(aclmdlRI model, uint32_t modelStream, aclrtKernelFunc func, uint32_t blockDim,
+                               void* const* addrs, uint32_t numAddrs, const void* tiling, uint32_t tilingSize);
+aclError aclmdlRIAddMemcpyTask(aclmdlRI model, uint32_t modelStream, void* dst, const void* src, size_t count);
+aclError aclmdlRIAddCallbackTask(aclmdlRI model, uint32_t modelStream, aclrtCallback fn, void* userData);
 aclError aclmdlRIAddEventRecord(aclmdlRI model, uint32_t modelStream, uint32_t modelEvent);
 aclError aclmdlRIAddEventWait(aclmdlRI model, uint32_t modelStream, uint32_t modelEvent);
 // Freezes the task list; no tasks may be added afterwards.

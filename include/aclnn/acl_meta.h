@@ -58,9 +58,9 @@ typedef struct aclOpExecutor aclOpExecutor;
 
 // A view of `viewDimsNum` dims with per-dim `stride` (elements) starting `offset` elements into
 // the storage at `data` (device memory of `storageDims`). stride null = contiguous.
-aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
-                           const int64_t* stride, int64_t offset, aclFormat format,
-                           const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData);
+aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride,
+                           int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
+                           void* tensorData);
 aclScalar* aclCreateScalar(void* value, aclDataType dataType);
 aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size);
 aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size);

@@ -22,11 +22,9 @@ aclnnStatus aclOpAttrsSetFloatArray(aclOpAttrs* attrs, const char* name, const a
 
 // Any registered operator: `inputs` by instance (null element = absent optional input, dynamic
 // inputs flattened in place), `outputs` by instance, `attrs` may be null.
-aclnnStatus aclnnOpGetWorkspaceSize(const char* opType, const aclTensorList* inputs,
-                                    const aclTensorList* outputs, const aclOpAttrs* attrs,
-                                    uint64_t* workspaceSize, aclOpExecutor** executor);
-aclnnStatus aclnnOp(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                    aclrtStream stream);
+aclnnStatus aclnnOpGetWorkspaceSize(const char* opType, const aclTensorList* inputs, const aclTensorList* outputs,
+                                    const aclOpAttrs* attrs, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus aclnnOp(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
 // GE: kernels the executor holds (before running) / launched by its last run.
 aclnnStatus aclnnGetPlannedKernelCount(const aclOpExecutor* executor, uint64_t* count);

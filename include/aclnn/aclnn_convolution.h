@@ -8,10 +8,12 @@
 extern "C" {
 #endif
 
-aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding, int64_t groups, aclTensor* output, int8_t cubeMathType,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
-aclnnStatus aclnnConvolution(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-    aclrtStream stream);
+aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, const aclTensor* weight, const aclTensor* bias,
+                                             const aclIntArray* stride, const aclIntArray* padding,
+                                             const aclIntArray* dilation, bool transposed,
+                                             const aclIntArray* outputPadding, int64_t groups, aclTensor* output,
+                                             int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus aclnnConvolution(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

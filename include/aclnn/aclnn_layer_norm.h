@@ -1,4 +1,5 @@
-// aclnnLayerNorm: normalizes over the trailing normalizedShape dims; weight, bias, meanOut and rstdOut are optional (null).
+// aclnnLayerNorm: normalizes over the trailing normalizedShape dims; weight, bias, meanOut and rstdOut are optional
+// (null).
 #ifndef GE_INCLUDE_ACLNN_ACLNN_LAYER_NORM_H_
 #define GE_INCLUDE_ACLNN_ACLNN_LAYER_NORM_H_
 
@@ -8,10 +9,11 @@
 extern "C" {
 #endif
 
-aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional, const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
-aclnnStatus aclnnLayerNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-    aclrtStream stream);
+aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* input, const aclIntArray* normalizedShape,
+                                           const aclTensor* weightOptional, const aclTensor* biasOptional, double eps,
+                                           aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+                                           uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus aclnnLayerNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

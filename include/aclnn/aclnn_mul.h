@@ -9,9 +9,8 @@ extern "C" {
 #endif
 
 aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
-aclnnStatus aclnnMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-    aclrtStream stream);
+                                     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus aclnnMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
-// aclnnSoftmax: softmax along dim. Multi-kernel: rows with a long axis on few rows are split into partial max/sum, combine and normalize passes.
+// aclnnSoftmax: softmax along dim. Multi-kernel: rows with a long axis on few rows are split into partial max/sum,
+// combine and normalize passes.
 #ifndef GE_INCLUDE_ACLNN_ACLNN_SOFTMAX_H_
 #define GE_INCLUDE_ACLNN_ACLNN_SOFTMAX_H_
 
@@ -8,10 +9,9 @@
 extern "C" {
 #endif
 
-aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* out,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
-aclnnStatus aclnnSoftmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-    aclrtStream stream);
+aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* out, uint64_t* workspaceSize,
+                                         aclOpExecutor** executor);
+aclnnStatus aclnnSoftmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

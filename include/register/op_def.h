@@ -19,11 +19,23 @@ enum Option { IGNORE = 0, OPTIONAL = 1, REQUIRED = 2, DYNAMIC = 3, VIRTUAL = 4 }
 class OpParamDef {
  public:
   explicit OpParamDef(const char* name) : name_(name) {}
-  OpParamDef& ParamType(Option t) { param_type_ = t; return *this; }
-  OpParamDef& DataType(std::vector<ge::DataType> types) { dtypes_ = std::move(types); return *this; }
-  OpParamDef& Format(std::vector<ge::Format> formats) { formats_ = std::move(formats); return *this; }
+  OpParamDef& ParamType(Option t) {
+    param_type_ = t;
+    return *this;
+  }
+  OpParamDef& DataType(std::vector<ge::DataType> types) {
+    dtypes_ = std::move(types);
+    return *this;
+  }
+  OpParamDef& Format(std::vector<ge::Format> formats) {
+    formats_ = std::move(formats);
+    return *this;
+  }
   OpParamDef& UnknownShapeFormat(std::vector<ge::Format> formats) { return Format(std::move(formats)); }
-  OpParamDef& ValueDepend(Option v) { value_depend_ = v; return *this; }
+  OpParamDef& ValueDepend(Option v) {
+    value_depend_ = v;
+    return *this;
+  }
   OpParamDef& AutoContiguous() { return *this; }
 
   const std::string& GetName() const { return name_; }
@@ -43,21 +55,52 @@ class OpParamDef {
 class OpAttrDef {
  public:
   explicit OpAttrDef(const char* name) : name_(name) {}
-  OpAttrDef& AttrType(Option t) { required_ = (t == REQUIRED); return *this; }
+  OpAttrDef& AttrType(Option t) {
+    required_ = (t == REQUIRED);
+    return *this;
+  }
   OpAttrDef& Bool() { return Kind(gert::RuntimeAttrValue::kBool); }
-  OpAttrDef& Bool(bool v) { Kind(gert::RuntimeAttrValue::kBool); default_.b = v; return *this; }
+  OpAttrDef& Bool(bool v) {
+    Kind(gert::RuntimeAttrValue::kBool);
+    default_.b = v;
+    return *this;
+  }
   OpAttrDef& Int() { return Kind(gert::RuntimeAttrValue::kInt); }
-  OpAttrDef& Int(int64_t v) { Kind(gert::RuntimeAttrValue::kInt); default_.i = v; return *this; }
+  OpAttrDef& Int(int64_t v) {
+    Kind(gert::RuntimeAttrValue::kInt);
+    default_.i = v;
+    return *this;
+  }
   OpAttrDef& Float() { return Kind(gert::RuntimeAttrValue::kFloat); }
-  OpAttrDef& Float(float v) { Kind(gert::RuntimeAttrValue::kFloat); default_.f = v; return *this; }
+  OpAttrDef& Float(float v) {
+    Kind(gert::RuntimeAttrValue::kFloat);
+    default_.f = v;
+    return *this;
+  }
   OpAttrDef& String() { return Kind(gert::RuntimeAttrValue::kString); }
-  OpAttrDef& String(const char* v) { Kind(gert::RuntimeAttrValue::kString); default_.s = v; return *this; }
+  OpAttrDef& String(const char* v) {
+    Kind(gert::RuntimeAttrValue::kString);
+    default_.s = v;
+    return *this;
+  }
   OpAttrDef& ListInt() { return Kind(gert::RuntimeAttrValue::kListInt); }
-  OpAttrDef& ListInt(std::vector<int64_t> v) { Kind(gert::RuntimeAttrValue::kListInt); default_.ints = std::move(v); return *this; }
+  OpAttrDef& ListInt(std::vector<int64_t> v) {
+    Kind(gert::RuntimeAttrValue::kListInt);
+    default_.ints = std::move(v);
+    return *this;
+  }
   OpAttrDef& ListFloat() { return Kind(gert::RuntimeAttrValue::kListFloat); }
-  OpAttrDef& ListFloat(std::vector<float> v) { Kind(gert::RuntimeAttrValue::kListFloat); default_.floats = std::move(v); return *this; }
+  OpAttrDef& ListFloat(std::vector<float> v) {
+    Kind(gert::RuntimeAttrValue::kListFloat);
+    default_.floats = std::move(v);
+    return *this;
+  }
   OpAttrDef& ListString() { return Kind(gert::RuntimeAttrValue::kListString); }
-  OpAttrDef& ListString(std::vector<std::string> v) { Kind(gert::RuntimeAttrValue::kListString); default_.strings = std::move(v); return *this; }
+  OpAttrDef& ListString(std::vector<std::string> v) {
+    Kind(gert::RuntimeAttrValue::kListString);
+    default_.strings = std::move(v);
+    return *this;
+  }
   OpAttrDef& ListListInt() { return Kind(gert::RuntimeAttrValue::kListListInt); }
 
   const std::string& GetName() const { return name_; }
@@ -65,7 +108,10 @@ class OpAttrDef {
   const gert::RuntimeAttrValue& GetDefault() const { return default_; }
 
  private:
-  OpAttrDef& Kind(gert::RuntimeAttrValue::Kind k) { default_.kind = k; return *this; }
+  OpAttrDef& Kind(gert::RuntimeAttrValue::Kind k) {
+    default_.kind = k;
+    return *this;
+  }
   std::string name_;
   bool required_ = false;
   gert::RuntimeAttrValue default_;
@@ -95,12 +141,21 @@ class OpAICoreConfig {
 
 class OpAICoreDef {
  public:
-  OpAICoreDef& SetTiling(gert::TilingKernelFunc f) { tiling_ = f; return *this; }
+  OpAICoreDef& SetTiling(gert::TilingKernelFunc f) {
+    tiling_ = f;
+    return *this;
+  }
   OpAICoreDef& SetCheckSupport(void*) { return *this; }
   OpAICoreDef& AddConfig(const char* soc) { return AddConfig(soc, OpAICoreConfig(soc)); }
-  OpAICoreDef& AddConfig(const char* soc, const OpAICoreConfig& cfg) { configs_[soc] = cfg; return *this; }
+  OpAICoreDef& AddConfig(const char* soc, const OpAICoreConfig& cfg) {
+    configs_[soc] = cfg;
+    return *this;
+  }
   // GE: the device kernel launched with the tiling function's block dim and tiling data.
-  OpAICoreDef& SetKernel(aclrtKernelFunc f) { kernel_ = f; return *this; }
+  OpAICoreDef& SetKernel(aclrtKernelFunc f) {
+    kernel_ = f;
+    return *this;
+  }
 
   gert::TilingKernelFunc GetTiling() const { return tiling_; }
   aclrtKernelFunc GetKernel() const { return kernel_; }
@@ -120,11 +175,20 @@ class OpDef {
   OpParamDef& Input(const char* name) { return Find(inputs_, name); }
   OpParamDef& Output(const char* name) { return Find(outputs_, name); }
   OpAttrDef& Attr(const char* name);
-  OpDef& SetInferShape(gert::InferShapeKernelFunc f) { infer_shape_ = f; return *this; }
+  OpDef& SetInferShape(gert::InferShapeKernelFunc f) {
+    infer_shape_ = f;
+    return *this;
+  }
   OpDef& SetInferShapeRange(void*) { return *this; }
-  OpDef& SetInferDataType(gert::InferDataTypeKernelFunc f) { infer_dtype_ = f; return *this; }
+  OpDef& SetInferDataType(gert::InferDataTypeKernelFunc f) {
+    infer_dtype_ = f;
+    return *this;
+  }
   OpAICoreDef& AICore() { return aicore_; }
-  OpDef& EnableFallBack() { fallback_ = true; return *this; }
+  OpDef& EnableFallBack() {
+    fallback_ = true;
+    return *this;
+  }
 
   const std::string& GetOpType() const { return type_; }
   const std::vector<OpParamDef>& GetInputs() const { return inputs_; }
@@ -158,8 +222,6 @@ std::shared_ptr<const OpDef> GetOpDef(const std::string& op_type);
 
 }  // namespace ops
 
-#define OP_ADD(opType, ...)                                                           \
-  static int g_##opType##_op_def_added =                                              \
-      ::ops::AddOpDef(std::make_shared<opType>(#opType))
+#define OP_ADD(opType, ...) static int g_##opType##_op_def_added = ::ops::AddOpDef(std::make_shared<opType>(#opType))
 
 #endif  // GE_INCLUDE_REGISTER_OP_DEF_H_

@@ -29,8 +29,8 @@ struct OpImplFunctionsV2 {
   InferShapeKernelFunc infer_shape = nullptr;
   InferDataTypeKernelFunc infer_datatype = nullptr;
   TilingKernelFunc tiling = nullptr;
-  aclrtKernelFunc kernel = nullptr;          // GE: the device kernel launched after tiling
-  OpExecuteFunc op_execute_func = nullptr;   // host fallback (generated or hand-written)
+  aclrtKernelFunc kernel = nullptr;         // GE: the device kernel launched after tiling
+  OpExecuteFunc op_execute_func = nullptr;  // host fallback (generated or hand-written)
   bool op_execute_is_generated = false;
   // GE: output shapes are only known by running (control flow): the op-execute function
   // allocates its outputs with MallocWorkspace and sets their shapes; no inference is done.
@@ -79,7 +79,7 @@ class OpImplRegisterV2 {
 
 #define GE_IMPL_OP_CONCAT_(a, b) a##b
 #define GE_IMPL_OP_CONCAT(a, b) GE_IMPL_OP_CONCAT_(a, b)
-#define IMPL_OP(op_type)                                                                 \
+#define IMPL_OP(op_type)                                                                   \
   static ::gert::OpImplRegisterV2 GE_IMPL_OP_CONCAT(g_impl_op_##op_type##_, __COUNTER__) = \
       ::gert::OpImplRegisterV2(#op_type)
 

@@ -17,7 +17,7 @@ class CompiledModel;
 struct MemoryReport;
 
 struct ModelOptions {
-  std::string mode = "auto";  // auto | sink | host
+  std::string mode = "auto";     // auto | sink | host
   bool prefer_fallback = false;  // take each node's fallback (op-execute) path where it has one
   int max_streams = 0;           // sink segments: model streams bound (0 = default, 1 = one stream)
 };

@@ -12,8 +12,7 @@ namespace ge {
 
 class Status {
  public:
-  enum Code { kOk = 0, kInvalidArgument, kNotFound, kUnsupported, kOutOfMemory, kInternal,
-              kFailedPrecondition };
+  enum Code { kOk = 0, kInvalidArgument, kNotFound, kUnsupported, kOutOfMemory, kInternal, kFailedPrecondition };
 
   Status() = default;
   Status(Code code, std::string message) : code_(code), message_(std::move(message)) {}
@@ -53,10 +52,10 @@ Status Unsupported(fmt::format_string<Args...> f, Args&&... args) {
 
 }  // namespace ge
 
-#define GE_RETURN_IF_ERROR(expr)          \
-  do {                                    \
-    ::ge::Status _ge_st = (expr);         \
-    if (!_ge_st.ok()) return _ge_st;      \
+#define GE_RETURN_IF_ERROR(expr)     \
+  do {                               \
+    ::ge::Status _ge_st = (expr);    \
+    if (!_ge_st.ok()) return _ge_st; \
   } while (0)
 
 #endif  // GE_SRC_BASE_STATUS_H_

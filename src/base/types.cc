@@ -5,10 +5,20 @@ namespace ge {
 
 size_t GetSizeByDataType(DataType dt) {
   switch (dt) {
-    case DT_BOOL: case DT_INT8: case DT_UINT8: return 1;
-    case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: return 2;
-    case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
-    case DT_DOUBLE: case DT_INT64: case DT_UINT64: case DT_COMPLEX64: return 8;
+    case DT_BOOL:
+    case DT_INT8:
+    case DT_UINT8: return 1;
+    case DT_FLOAT16:
+    case DT_BF16:
+    case DT_INT16:
+    case DT_UINT16: return 2;
+    case DT_FLOAT:
+    case DT_INT32:
+    case DT_UINT32: return 4;
+    case DT_DOUBLE:
+    case DT_INT64:
+    case DT_UINT64:
+    case DT_COMPLEX64: return 8;
     case DT_COMPLEX128: return 16;
     case DT_STRING: return kStringSlotBytes;
     default: return 0;

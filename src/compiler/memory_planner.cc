@@ -19,10 +19,12 @@ const std::unordered_set<std::string> kViewOps = {"Reshape", "Flatten", "Squeeze
 // Ops whose kernels read element i of an input of the output's shape before writing element i
 // of the output (and nothing else of it), so the output may overwrite that input.
 const std::unordered_set<std::string> kInPlaceOps = {
-    "Add", "Sub", "Mul", "Div", "Relu", "LeakyRelu", "Sigmoid", "Tanh", "Exp", "Log", "Neg",
-    "Abs", "Sqrt", "Reciprocal", "Elu", "Selu", "Softplus", "HardSigmoid", "Clip", "Floor", "Ceil"};
+    "Add", "Sub",  "Mul",        "Div", "Relu", "LeakyRelu", "Sigmoid",     "Tanh", "Exp",   "Log", "Neg",
+    "Abs", "Sqrt", "Reciprocal", "Elu", "Selu", "Softplus",  "HardSigmoid", "Clip", "Floor", "Ceil"};
 
-int64_t AlignUp(int64_t bytes) { return std::max<int64_t>(kArenaAlign, (bytes + kArenaAlign - 1) / kArenaAlign * kArenaAlign); }
+int64_t AlignUp(int64_t bytes) {
+  return std::max<int64_t>(kArenaAlign, (bytes + kArenaAlign - 1) / kArenaAlign * kArenaAlign);
+}
 
 int64_t DescBytes(const TensorDesc& d) {
   if (d.shape.IsUnknownRank()) return -1;
@@ -97,8 +99,7 @@ namespace {
 // schedule order with in-place takeover where the input's buffer dies at the node.
 class LivenessBuilder {
  public:
-  LivenessBuilder(const PlannerInput& in, const StreamAssignment& s, MemoryPlan* plan)
-      : in_(in), s_(s), plan_(plan) {}
+  LivenessBuilder(const PlannerInput& in, const StreamAssignment& s, MemoryPlan* plan) : in_(in), s_(s), plan_(plan) {}
 
   Status Build() {
     const size_t nv = in_.value_bytes.size();
@@ -182,8 +183,10 @@ class LivenessBuilder {
             break;
           }
         }
-      if (reuse >= 0) AssignGroup(v, reuse);
-      else NewGroupBuffer(v, p);
+      if (reuse >= 0)
+        AssignGroup(v, reuse);
+      else
+        NewGroupBuffer(v, p);
     }
     for (int64_t w : pn.workspaces) {
       int b = NewBuffer(p, w);
@@ -311,8 +314,7 @@ Status PlanMemory(const PlannerInput& in, const StreamAssignment& streams, Memor
 std::string MemoryReport::ToString() const {
   double over = lower_bound_bytes > 0 ? 100.0 * (arena_bytes - lower_bound_bytes) / lower_bound_bytes : 0.0;
   return fmt::format("naive {}, lower bound {}, arena {} (+{:.1f}% over the bound; {} tensors in {} buffers)",
-                     Bytes(naive_bytes), Bytes(lower_bound_bytes), Bytes(arena_bytes), over, num_tensors,
-                     num_buffers);
+                     Bytes(naive_bytes), Bytes(lower_bound_bytes), Bytes(arena_bytes), over, num_tensors, num_buffers);
 }
 
 std::string MemoryPlan::ToString(const Graph* graph) const {
@@ -324,7 +326,8 @@ std::string MemoryPlan::ToString(const Graph* graph) const {
     s += fmt::format("{} -> buf{} @{} ({} B)\n", name, b, buffers[b].offset, buffers[b].size);
   }
   for (size_t p = 0; p < workspace_buffer.size(); ++p)
-    for (int b : workspace_buffer[p]) s += fmt::format("ws@n{} -> buf{} @{} ({} B)\n", p, b, buffers[b].offset, buffers[b].size);
+    for (int b : workspace_buffer[p])
+      s += fmt::format("ws@n{} -> buf{} @{} ({} B)\n", p, b, buffers[b].offset, buffers[b].size);
   s += fmt::format("arena {} B\n", arena_bytes);
   return s;
 }

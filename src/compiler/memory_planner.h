@@ -21,11 +21,11 @@ constexpr int64_t kArenaAlign = 64;
 
 // One schedule position, as the planner sees it.
 struct PlannerNode {
-  std::vector<ValueId> inputs;   // non-constant inputs (kNoValue / constants dropped)
-  std::vector<ValueId> outputs;  // kNoValue for an absent output
-  bool is_view = false;          // output 0 aliases input 0 (no task runs)
-  std::vector<ValueId> in_place;  // inputs whose buffer output 0 may take over if they die here
-  std::vector<int64_t> workspaces;  // bytes
+  std::vector<ValueId> inputs;               // non-constant inputs (kNoValue / constants dropped)
+  std::vector<ValueId> outputs;              // kNoValue for an absent output
+  bool is_view = false;                      // output 0 aliases input 0 (no task runs)
+  std::vector<ValueId> in_place;             // inputs whose buffer output 0 may take over if they die here
+  std::vector<int64_t> workspaces;           // bytes
   std::vector<int64_t> absent_output_bytes;  // per output: what the kernel writes for a kNoValue output
 };
 
@@ -54,7 +54,7 @@ struct MemoryReport {
 
 struct MemoryPlan {
   std::vector<PlannedBuffer> buffers;
-  std::vector<int> value_buffer;          // per ValueId, -1 if not planned
+  std::vector<int> value_buffer;                   // per ValueId, -1 if not planned
   std::vector<std::vector<int>> workspace_buffer;  // per position, one per workspace
   std::vector<std::vector<int>> scratch_buffer;    // per position, per output: buffer of an absent output, else -1
   int64_t arena_bytes = 0;

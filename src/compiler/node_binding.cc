@@ -12,24 +12,48 @@ bool ToRuntimeAttr(const AttrValue& v, gert::RuntimeAttrValue::Kind kind, gert::
   out->kind = kind;
   switch (kind) {
     case K::kBool:
-      if (auto* i = std::get_if<int64_t>(&v)) { out->b = *i != 0; return true; }
+      if (auto* i = std::get_if<int64_t>(&v)) {
+        out->b = *i != 0;
+        return true;
+      }
       return false;
     case K::kInt:
-      if (auto* i = std::get_if<int64_t>(&v)) { out->i = *i; return true; }
+      if (auto* i = std::get_if<int64_t>(&v)) {
+        out->i = *i;
+        return true;
+      }
       return false;
     case K::kFloat:
-      if (auto* f = std::get_if<float>(&v)) { out->f = *f; return true; }
-      if (auto* i = std::get_if<int64_t>(&v)) { out->f = static_cast<float>(*i); return true; }
+      if (auto* f = std::get_if<float>(&v)) {
+        out->f = *f;
+        return true;
+      }
+      if (auto* i = std::get_if<int64_t>(&v)) {
+        out->f = static_cast<float>(*i);
+        return true;
+      }
       return false;
     case K::kString:
-      if (auto* s = std::get_if<std::string>(&v)) { out->s = *s; return true; }
+      if (auto* s = std::get_if<std::string>(&v)) {
+        out->s = *s;
+        return true;
+      }
       return false;
     case K::kListInt:
-      if (auto* l = std::get_if<std::vector<int64_t>>(&v)) { out->ints = *l; return true; }
-      if (auto* i = std::get_if<int64_t>(&v)) { out->ints = {*i}; return true; }
+      if (auto* l = std::get_if<std::vector<int64_t>>(&v)) {
+        out->ints = *l;
+        return true;
+      }
+      if (auto* i = std::get_if<int64_t>(&v)) {
+        out->ints = {*i};
+        return true;
+      }
       return false;
     case K::kListFloat:
-      if (auto* l = std::get_if<std::vector<float>>(&v)) { out->floats = *l; return true; }
+      if (auto* l = std::get_if<std::vector<float>>(&v)) {
+        out->floats = *l;
+        return true;
+      }
       return false;
     case K::kListBool:
       if (auto* l = std::get_if<std::vector<int64_t>>(&v)) {
@@ -38,7 +62,10 @@ bool ToRuntimeAttr(const AttrValue& v, gert::RuntimeAttrValue::Kind kind, gert::
       }
       return false;
     case K::kListString:
-      if (auto* l = std::get_if<std::vector<std::string>>(&v)) { out->strings = *l; return true; }
+      if (auto* l = std::get_if<std::vector<std::string>>(&v)) {
+        out->strings = *l;
+        return true;
+      }
       // A tensor attribute (ConstantOfShape's value): {decimal DataType, raw bytes}.
       if (auto* t = std::get_if<HostTensor>(&v)) {
         out->strings = {std::to_string(static_cast<int>(t->dtype())),
@@ -46,8 +73,7 @@ bool ToRuntimeAttr(const AttrValue& v, gert::RuntimeAttrValue::Kind kind, gert::
         return true;
       }
       return false;
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -72,8 +98,7 @@ Status MapIr(const Node& node, const std::vector<ops::OpParamDef>& params, size_
       ++pos;
     } else {
       if (params[p].GetParamType() == ops::REQUIRED)
-        return InvalidArgument("{}: missing required {} '{}' (#{})", NodeLabel(node), what,
-                               params[p].GetName(), p);
+        return InvalidArgument("{}: missing required {} '{}' (#{})", NodeLabel(node), what, params[p].GetName(), p);
       ir->push_back({pos, 0});
     }
   }
@@ -86,8 +111,7 @@ Status BindAttrs(const Node& node, const ops::OpDef& def, gert::RuntimeAttrs* at
   for (const auto& a : def.GetAttrs()) {
     auto it = node.attrs.find(a.GetName());
     if (it == node.attrs.end()) {
-      if (a.IsRequired())
-        return InvalidArgument("{}: missing required attribute '{}'", NodeLabel(node), a.GetName());
+      if (a.IsRequired()) return InvalidArgument("{}: missing required attribute '{}'", NodeLabel(node), a.GetName());
       attrs->Append(a.GetName(), a.GetDefault(), false);
       continue;
     }
@@ -123,8 +147,7 @@ Status BindNode(const Node& node, NodeBinding* b) {
     if (b->op_def->GetInputs()[p].GetParamType() != ops::REQUIRED) continue;
     size_t idx = b->input_ir[p].first;
     if (b->input_ir[p].second == 1 && node.inputs[idx] == kNoValue)
-      return InvalidArgument("{}: required input '{}' is empty", NodeLabel(node),
-                             b->op_def->GetInputs()[p].GetName());
+      return InvalidArgument("{}: required input '{}' is empty", NodeLabel(node), b->op_def->GetInputs()[p].GetName());
   }
   return BindAttrs(node, *b->op_def, &b->attrs);
 }

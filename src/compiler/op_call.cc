@@ -22,8 +22,7 @@ void OpCall::Prepare(const Node& node, const NodeBinding& binding) {
   data_.input_ir = binding.input_ir;
   data_.output_ir = binding.output_ir;
   data_.inputs.resize(inputs_.size());
-  for (size_t i = 0; i < inputs_.size(); ++i)
-    data_.inputs[i] = node.inputs[i] == kNoValue ? nullptr : &inputs_[i];
+  for (size_t i = 0; i < inputs_.size(); ++i) data_.inputs[i] = node.inputs[i] == kNoValue ? nullptr : &inputs_[i];
   data_.outputs.resize(outputs_.size());
   for (size_t i = 0; i < outputs_.size(); ++i) data_.outputs[i] = &outputs_[i];
   if (tiling_.GetCapacity() < binding.impl->max_tiling_data_size)
@@ -38,8 +37,8 @@ std::string OpCall::DescribeInputs() const {
       parts.push_back("<none>");
       continue;
     }
-    parts.push_back(fmt::format("{}{}", DataTypeName(inputs_[i].GetDataType()),
-                                ShapeToString(inputs_[i].GetStorageShape())));
+    parts.push_back(
+        fmt::format("{}{}", DataTypeName(inputs_[i].GetDataType()), ShapeToString(inputs_[i].GetStorageShape())));
   }
   return fmt::format("{}", fmt::join(parts, ", "));
 }
@@ -53,8 +52,7 @@ Status OpCall::InferDataType() {
   }
   gert::InferDataTypeContext ctx(&data_);
   if (impl->infer_datatype(&ctx) != GRAPH_SUCCESS)
-    return InvalidArgument("{}: data type inference failed for inputs ({})", NodeLabel(*node_),
-                           DescribeInputs());
+    return InvalidArgument("{}: data type inference failed for inputs ({})", NodeLabel(*node_), DescribeInputs());
   return Status::Ok();
 }
 

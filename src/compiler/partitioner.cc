@@ -86,7 +86,8 @@ void BuildSegmentGraph(const Graph& graph, const std::vector<bool>& needed_after
 
 }  // namespace
 
-Status PartitionGraph(const Graph& graph, const std::vector<Placement>& placement, std::vector<GraphSegment>* segments) {
+Status PartitionGraph(const Graph& graph, const std::vector<Placement>& placement,
+                      std::vector<GraphSegment>* segments) {
   const size_t n = graph.num_nodes();
   std::vector<bool> sink(n);
   for (size_t i = 0; i < n; ++i)

@@ -37,8 +37,10 @@ void WarnAclnnOnlyOnce(const std::string& op_type) {
   static std::set<std::string> warned;
   std::lock_guard<std::mutex> lock(mu);
   if (warned.insert(op_type).second)
-    GELOGW("operator {} uses aclnnSupport.value = aclnn_only, which is deprecated: its nodes always take the "
-           "fallback path and break the graph; prefer support_aclnn", op_type);
+    GELOGW(
+        "operator {} uses aclnnSupport.value = aclnn_only, which is deprecated: its nodes always take the "
+        "fallback path and break the graph; prefer support_aclnn",
+        op_type);
 }
 
 // Decides one node; `reason` says why a fallback was chosen.
@@ -67,7 +69,9 @@ Status DecideNode(const Node& node, bool is_static, const CompileOptions& opt, P
   }
   if (*reason != nullptr && !has_fallback)
     return Unsupported("{}: needs host fallback ({}) but has no op-execute function", NodeLabel(node), *reason);
-  *p = *reason ? Placement::kHostFallback : (is_static && opt.mode != "host") ? Placement::kSink : Placement::kHostKernel;
+  *p = *reason                             ? Placement::kHostFallback
+       : (is_static && opt.mode != "host") ? Placement::kSink
+                                           : Placement::kHostKernel;
   return Status::Ok();
 }
 
@@ -81,8 +85,11 @@ Status DecidePlacement(const Graph& graph, const CompileOptions& opt, std::vecto
     const bool is_static = IsStaticNode(graph, node);
     const char* reason = nullptr;
     GE_RETURN_IF_ERROR(DecideNode(node, is_static, opt, &(*placement)[n], &reason));
-    if (reason) GELOGD("{}, setting fallback attribute ({})", node.name, reason);
-    else GELOGD("{}, no fallback: {} ({} shape)", node.name, PlacementName((*placement)[n]), is_static ? "static" : "dynamic");
+    if (reason)
+      GELOGD("{}, setting fallback attribute ({})", node.name, reason);
+    else
+      GELOGD("{}, no fallback: {} ({} shape)", node.name, PlacementName((*placement)[n]),
+             is_static ? "static" : "dynamic");
     if (!is_static) dynamic_nodes.push_back(NodeLabel(node));
   }
   if (opt.mode == "sink" && !dynamic_nodes.empty())

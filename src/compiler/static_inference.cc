@@ -30,8 +30,12 @@ Status FoldNode(Graph* g, const Node& node, OpCall& call, std::vector<HostTensor
   for (size_t i = 0; i < call.num_inputs(); ++i)
     if (!call.data().inputs[i]) addrs[i] = nullptr;
   for (uint32_t b = 0; b < call.data().block_dim; ++b) {
-    aclrtKernelArgs args{addrs.data(), static_cast<uint32_t>(addrs.size()), call.tiling().GetData(),
-                         static_cast<uint32_t>(call.tiling().GetDataSize()), b, call.data().block_dim};
+    aclrtKernelArgs args{addrs.data(),
+                         static_cast<uint32_t>(addrs.size()),
+                         call.tiling().GetData(),
+                         static_cast<uint32_t>(call.tiling().GetDataSize()),
+                         b,
+                         call.data().block_dim};
     impl->kernel(&args);
   }
   return Status::Ok();

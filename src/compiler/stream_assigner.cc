@@ -36,8 +36,8 @@ namespace {
 
 // Picks the stream for task p: a predecessor's stream if that predecessor is its stream's
 // tail (so a chain stays on one stream), else the least-loaded stream.
-int PickStream(const StreamAssignerInput& in, int p, const std::vector<int>& stream,
-               const std::vector<int>& tail, const std::vector<int64_t>& load) {
+int PickStream(const StreamAssignerInput& in, int p, const std::vector<int>& stream, const std::vector<int>& tail,
+               const std::vector<int64_t>& load) {
   for (int d : in.deps[p])
     if (stream[d] >= 0 && tail[stream[d]] == d) return stream[d];
   return static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());

@@ -35,9 +35,9 @@ struct StreamSync {
 struct StreamAssignment {
   int num_streams = 1;
   int num_events = 0;
-  std::vector<int> stream;    // -1: the position has no task (a view)
-  std::vector<int> index;     // position of the task within its stream
-  std::vector<int> event;     // event recorded right after the task, -1 if none
+  std::vector<int> stream;        // -1: the position has no task (a view)
+  std::vector<int> index;         // position of the task within its stream
+  std::vector<int> event;         // event recorded right after the task, -1 if none
   std::vector<StreamSync> syncs;  // in consumer order: wait on event[producer] before consumer
   // clock[p * num_streams + s]: highest index on stream s known complete before task p starts.
   std::vector<int> clock;

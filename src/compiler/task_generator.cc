@@ -51,13 +51,17 @@ Status CompileNode(const Graph& graph, NodeId n, uint32_t core_num, std::vector<
       return InvalidArgument("{}: output {} has no static shape ({}); it cannot be sunk", NodeLabel(node), o,
                              ShapeToString(call.output(o).GetStorageShape()));
     if (node.outputs[o] != kNoValue) values[node.outputs[o]] = call.output(o);
-    nc->absent_output_bytes.push_back(node.outputs[o] != kNoValue ? 0
-                                      : call.output(o).GetShapeSize() * static_cast<int64_t>(GetSizeByDataType(call.output(o).GetDataType())));
+    nc->absent_output_bytes.push_back(node.outputs[o] != kNoValue
+                                          ? 0
+                                          : call.output(o).GetShapeSize() *
+                                                static_cast<int64_t>(GetSizeByDataType(call.output(o).GetDataType())));
   }
-  if (binding.impl->kernel == nullptr) return Unsupported("{}: the operator has no kernel; it cannot be sunk", NodeLabel(node));
+  if (binding.impl->kernel == nullptr)
+    return Unsupported("{}: the operator has no kernel; it cannot be sunk", NodeLabel(node));
   for (size_t i = 0; i < node.inputs.size(); ++i)
     if (binding.value_depend[i] && node.inputs[i] != kNoValue && !graph.value(node.inputs[i]).constant)
-      return Unsupported("{}: input {} is value-dependent and computed at run time; it cannot be sunk", NodeLabel(node), i);
+      return Unsupported("{}: input {} is value-dependent and computed at run time; it cannot be sunk", NodeLabel(node),
+                         i);
   GE_RETURN_IF_ERROR(call.Tiling(core_num));
   nc->kernel = binding.impl->kernel;
   nc->block_dim = std::max<uint32_t>(call.data().block_dim, 1);
@@ -79,8 +83,8 @@ int SourceTask(const Graph& graph, const std::vector<int>& position, const std::
   return -1;
 }
 
-Status BuildStreams(const Graph& graph, const SinkProgram& prog, const std::vector<NodeCompile>& nc,
-                    int max_streams, StreamAssignment* out) {
+Status BuildStreams(const Graph& graph, const SinkProgram& prog, const std::vector<NodeCompile>& nc, int max_streams,
+                    StreamAssignment* out) {
   std::vector<int> position(graph.num_nodes(), -1);
   for (size_t p = 0; p < prog.order.size(); ++p) position[prog.order[p]] = static_cast<int>(p);
   StreamAssignerInput in;
@@ -133,8 +137,10 @@ void BindTasks(const Graph& graph, const std::vector<NodeCompile>& nc, SinkProgr
     }
     for (size_t o = 0; o < node.outputs.size(); ++o) {
       ValueId v = node.outputs[o];
-      if (v != kNoValue) t.args.push_back(ArgFor(graph, plan, v));
-      else t.args.push_back({KernelArg::kArena, plan.buffers[plan.scratch_buffer[p][o]].offset, kNoValue});
+      if (v != kNoValue)
+        t.args.push_back(ArgFor(graph, plan, v));
+      else
+        t.args.push_back({KernelArg::kArena, plan.buffers[plan.scratch_buffer[p][o]].offset, kNoValue});
     }
     for (int b : plan.workspace_buffer[p]) t.args.push_back({KernelArg::kArena, plan.buffers[b].offset, kNoValue});
     prog->tasks.push_back(std::move(t));
@@ -170,7 +176,8 @@ Status GenerateSinkProgram(const Graph& graph, const SinkCompileOptions& options
   for (ValueId v : graph.inputs()) {
     const TensorDesc& d = graph.value(v).desc;
     if (d.shape.IsUnknownRank() || d.shape.GetShapeSize() < 0)
-      return InvalidArgument("input '{}' has no static shape ({}); it cannot be sunk", graph.value(v).name, d.ToString());
+      return InvalidArgument("input '{}' has no static shape ({}); it cannot be sunk", graph.value(v).name,
+                             d.ToString());
     prog.values[v] = DescTensor(d, nullptr);
   }
   std::vector<NodeCompile> nc(prog.order.size());

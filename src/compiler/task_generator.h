@@ -20,7 +20,7 @@ namespace ge {
 struct KernelArg {
   enum Kind : uint8_t { kNull, kArena, kConstant };
   Kind kind = kNull;
-  int64_t offset = 0;      // kArena
+  int64_t offset = 0;        // kArena
   ValueId value = kNoValue;  // kConstant
 };
 
@@ -34,13 +34,13 @@ struct SinkTask {
 };
 
 struct SinkProgram {
-  std::vector<NodeId> order;       // schedule: positions -> nodes
-  std::vector<SinkTask> tasks;     // in position order (views have none)
+  std::vector<NodeId> order;    // schedule: positions -> nodes
+  std::vector<SinkTask> tasks;  // in position order (views have none)
   StreamAssignment streams;
   PlannerInput planner_input;
   MemoryPlan memory;
-  std::vector<gert::Tensor> values;  // per ValueId: shape and dtype (addr unused)
-  std::vector<ValueId> constants;    // constants some task reads: uploaded once
+  std::vector<gert::Tensor> values;     // per ValueId: shape and dtype (addr unused)
+  std::vector<ValueId> constants;       // constants some task reads: uploaded once
   std::vector<int64_t> input_offsets;   // per graph input
   std::vector<int64_t> output_offsets;  // per graph output; -1: a constant output
 };

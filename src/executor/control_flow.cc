@@ -29,8 +29,10 @@ graphStatus IfExecute(gert::OpExecuteContext* ctx) {
 
 HostTensor Scalar(DataType dt, int64_t v) {
   HostTensor t(dt, Shape());
-  if (dt == DT_BOOL) *t.mutable_data_as<uint8_t>() = v != 0;
-  else *t.mutable_data_as<int64_t>() = v;
+  if (dt == DT_BOOL)
+    *t.mutable_data_as<uint8_t>() = v != 0;
+  else
+    *t.mutable_data_as<int64_t>() = v;
   return t;
 }
 
@@ -53,7 +55,9 @@ graphStatus LoopExecute(gert::OpExecuteContext* ctx) {
     std::vector<HostTensor> outs;
     Status st = RunSubgraph(ctx, *body, std::move(formal), &outs);
     if (!st.ok()) return Fail(ctx, st);
-    if (outs.size() != 1 + n + k) return Fail(ctx, InvalidArgument("{}: body returned {} outputs, expected {}", NodeLabel(node), outs.size(), 1 + n + k));
+    if (outs.size() != 1 + n + k)
+      return Fail(
+          ctx, InvalidArgument("{}: body returned {} outputs, expected {}", NodeLabel(node), outs.size(), 1 + n + k));
     cond = *static_cast<const uint8_t*>(outs[0].data()) != 0;
     for (size_t i = 0; i < n; ++i) carried[i] = std::move(outs[1 + i]);
     for (size_t j = 0; j < k; ++j) scans[j].push_back(std::move(outs[1 + n + j]));
@@ -62,7 +66,8 @@ graphStatus LoopExecute(gert::OpExecuteContext* ctx) {
     if (SetOutput(ctx, i, carried[i]) != GRAPH_SUCCESS) return GRAPH_FAILED;
   for (size_t j = 0; j < k; ++j) {
     DataType dt = (*body)->value((*body)->outputs()[1 + n + j]).desc.dtype;
-    if (SetOutput(ctx, n + j, StackAxis(scans[j], 0, dt == DT_UNDEFINED ? DT_FLOAT : dt)) != GRAPH_SUCCESS) return GRAPH_FAILED;
+    if (SetOutput(ctx, n + j, StackAxis(scans[j], 0, dt == DT_UNDEFINED ? DT_FLOAT : dt)) != GRAPH_SUCCESS)
+      return GRAPH_FAILED;
   }
   return GRAPH_SUCCESS;
 }
@@ -76,7 +81,8 @@ graphStatus ScanExecute(gert::OpExecuteContext* ctx) {
   const Node& node = NodeOf(ctx);
   auto* body = node.GetAttr<std::shared_ptr<Graph>>("body");
   auto* num_scan = node.GetAttr<int64_t>("num_scan_inputs");
-  if (body == nullptr || num_scan == nullptr) return Fail(ctx, InvalidArgument("{}: missing body or num_scan_inputs", NodeLabel(node)));
+  if (body == nullptr || num_scan == nullptr)
+    return Fail(ctx, InvalidArgument("{}: missing body or num_scan_inputs", NodeLabel(node)));
   size_t explicit_inputs = node.inputs.size() - NumOuterRefs(node);
   size_t m = static_cast<size_t>(*num_scan), n = explicit_inputs - m, k = node.outputs.size() - n;
   std::vector<HostTensor> state, scan_in;
@@ -108,7 +114,8 @@ graphStatus ScanExecute(gert::OpExecuteContext* ctx) {
     int64_t rank = scans[j].empty() ? 0 : static_cast<int64_t>(scans[j][0].shape().GetDimNum());
     int64_t a = ListAt(node, "scan_output_axes", j, 0);
     DataType dt = (*body)->value((*body)->outputs()[n + j]).desc.dtype;
-    if (SetOutput(ctx, n + j, StackAxis(scans[j], a < 0 ? a + rank + 1 : a, dt == DT_UNDEFINED ? DT_FLOAT : dt)) != GRAPH_SUCCESS)
+    if (SetOutput(ctx, n + j, StackAxis(scans[j], a < 0 ? a + rank + 1 : a, dt == DT_UNDEFINED ? DT_FLOAT : dt)) !=
+        GRAPH_SUCCESS)
       return GRAPH_FAILED;
   }
   return GRAPH_SUCCESS;

@@ -13,8 +13,10 @@ Status EnsureDevice(uint32_t* core_num) {
   static aclError init_err = ACL_SUCCESS;
   std::call_once(once, [] {
     aclError e = aclInit(nullptr);
-    if (e != ACL_SUCCESS && e != ACL_ERROR_REPEAT_INITIALIZE) init_err = e;
-    else init_err = aclrtSetDevice(0);
+    if (e != ACL_SUCCESS && e != ACL_ERROR_REPEAT_INITIALIZE)
+      init_err = e;
+    else
+      init_err = aclrtSetDevice(0);
   });
   if (init_err != ACL_SUCCESS) return Internal("cannot start the device: {}", aclGetRecentErrMsg());
   if (core_num) aclrtGetDeviceCoreNum(core_num);
@@ -25,7 +27,8 @@ Status AllocDeviceTensor(rt::CachingAllocator* alloc, DataType dt, const gert::S
   int64_t n = shape.GetShapeSize();
   size_t bytes = n > 0 ? static_cast<size_t>(n) * GetSizeByDataType(dt) : 0;
   void* p = alloc->Malloc(bytes == 0 ? 1 : bytes);
-  if (p == nullptr) return Error(Status::kOutOfMemory, "out of device memory allocating {} bytes: {}", bytes, aclGetRecentErrMsg());
+  if (p == nullptr)
+    return Error(Status::kOutOfMemory, "out of device memory allocating {} bytes: {}", bytes, aclGetRecentErrMsg());
   gert::StorageShape ss;
   ss.SetShape(shape);
   *t = gert::Tensor(ss, dt, FORMAT_ND, p);
@@ -50,7 +53,8 @@ Status UploadConstant(const HostTensor& h, void** dev, gert::Tensor* t) {
 
 HostTensor DownloadTensor(const gert::Tensor& t) {
   HostTensor h(t.GetDataType(), FromGertShape(t.GetStorageShape()));
-  if (h.NumBytes() > 0) aclrtMemcpy(h.mutable_data(), h.NumBytes(), t.GetAddr(), h.NumBytes(), ACL_MEMCPY_DEVICE_TO_HOST);
+  if (h.NumBytes() > 0)
+    aclrtMemcpy(h.mutable_data(), h.NumBytes(), t.GetAddr(), h.NumBytes(), ACL_MEMCPY_DEVICE_TO_HOST);
   return h;
 }
 

@@ -39,8 +39,9 @@ Status HostExecutor::Create(std::shared_ptr<const Graph> graph, const std::vecto
   GE_RETURN_IF_ERROR(ex->Init());
   for (auto& step : ex->steps_) {
     const auto* impl = step->binding.impl;
-    step->use_fallback = impl->op_execute_func != nullptr &&
-                         (impl->kernel == nullptr || (placement && (*placement)[step->node] == Placement::kHostFallback));
+    step->use_fallback =
+        impl->op_execute_func != nullptr &&
+        (impl->kernel == nullptr || (placement && (*placement)[step->node] == Placement::kHostFallback));
   }
   *out = std::move(ex);
   return Status::Ok();
@@ -72,8 +73,7 @@ Status HostExecutor::Init() {
     GE_RETURN_IF_ERROR(BindNode(node, &step->binding));
     step->call.Prepare(node, step->binding);
     for (size_t i = 0; i < node.inputs.size(); ++i)
-      if (step->binding.value_depend[i] && node.inputs[i] != kNoValue &&
-          !graph_->value(node.inputs[i]).constant)
+      if (step->binding.value_depend[i] && node.inputs[i] != kNoValue && !graph_->value(node.inputs[i]).constant)
         step->needs_sync = true;
     if (step->binding.impl->outputs_by_execute) step->needs_sync = true;  // runs nested executors
     steps_.push_back(std::move(step));
@@ -90,11 +90,9 @@ Status HostExecutor::CheckInput(size_t i, const HostTensor& t) const {
   const Shape& ds = decl.desc.shape;
   if (ds.IsUnknownRank()) return Status::Ok();
   bool ok = ds.GetDimNum() == t.shape().GetDimNum();
-  for (size_t d = 0; ok && d < ds.GetDimNum(); ++d)
-    ok = ds.GetDim(d) < 0 || ds.GetDim(d) == t.shape().GetDim(d);
+  for (size_t d = 0; ok && d < ds.GetDimNum(); ++d) ok = ds.GetDim(d) < 0 || ds.GetDim(d) == t.shape().GetDim(d);
   if (!ok)
-    return InvalidArgument("input '{}': expected shape {}, got {}", decl.name, ds.ToString(),
-                           t.shape().ToString());
+    return InvalidArgument("input '{}': expected shape {}, got {}", decl.name, ds.ToString(), t.shape().ToString());
   return Status::Ok();
 }
 
@@ -107,8 +105,7 @@ void HostExecutor::Release(ValueId v) {
 
 Status HostExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
   const auto& gin = graph_->inputs();
-  if (inputs.size() != gin.size())
-    return InvalidArgument("expected {} input(s), got {}", gin.size(), inputs.size());
+  if (inputs.size() != gin.size()) return InvalidArgument("expected {} input(s), got {}", gin.size(), inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) GE_RETURN_IF_ERROR(CheckInput(i, inputs[i]));
   for (auto& s : slots_) s.remaining = s.uses;
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -181,7 +178,9 @@ Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces)
   if (step.use_fallback) {
     call.data().stream = stream_;
     call.data().ws_owner = allocator_.get();
-    call.data().malloc_ws = [](void* owner, size_t size) { return static_cast<rt::CachingAllocator*>(owner)->Malloc(size); };
+    call.data().malloc_ws = [](void* owner, size_t size) {
+      return static_cast<rt::CachingAllocator*>(owner)->Malloc(size);
+    };
     call.data().free_ws = [](void* owner, void* addr) {
       if (addr) static_cast<rt::CachingAllocator*>(owner)->Free(addr);
     };
@@ -195,7 +194,8 @@ Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces)
     }
     return Status::Ok();
   }
-  if (impl->kernel == nullptr) return Internal("{}: operator has neither a kernel nor an op-execute function", NodeLabel(node));
+  if (impl->kernel == nullptr)
+    return Internal("{}: operator has neither a kernel nor an op-execute function", NodeLabel(node));
   GE_RETURN_IF_ERROR(call.Tiling(core_num_));
   addrs_.clear();
   for (size_t i = 0; i < call.num_inputs(); ++i)
@@ -203,12 +203,14 @@ Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces)
   for (size_t o = 0; o < call.num_outputs(); ++o) addrs_.push_back(call.output(o).GetAddr());
   for (size_t w : call.data().workspace_sizes) {
     workspaces.push_back(allocator_->Malloc(std::max<size_t>(w, 1)));
-    if (workspaces.back() == nullptr) return Error(Status::kOutOfMemory, "{}: out of device memory for a {}-byte workspace", NodeLabel(node), w);
+    if (workspaces.back() == nullptr)
+      return Error(Status::kOutOfMemory, "{}: out of device memory for a {}-byte workspace", NodeLabel(node), w);
     addrs_.push_back(workspaces.back());
   }
   ++stats_.launches;
   if (aclrtLaunchKernel(impl->kernel, call.data().block_dim, addrs_.data(), static_cast<uint32_t>(addrs_.size()),
-                        call.tiling().GetData(), static_cast<uint32_t>(call.tiling().GetDataSize()), stream_) != ACL_SUCCESS)
+                        call.tiling().GetData(), static_cast<uint32_t>(call.tiling().GetDataSize()),
+                        stream_) != ACL_SUCCESS)
     return Internal("{}: kernel launch failed: {}", NodeLabel(node), aclGetRecentErrMsg());
   return Status::Ok();
 }

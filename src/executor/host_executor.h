@@ -40,7 +40,7 @@ class HostExecutor {
 
  private:
   struct ValueSlot {
-    gert::Tensor tensor;     // shape/dtype/addr of the current run
+    gert::Tensor tensor;  // shape/dtype/addr of the current run
     bool is_constant = false;
     bool device_owned = false;  // allocated from the caching allocator this run
     int uses = 0;               // consumers in the graph (+1 if a graph output)

@@ -76,7 +76,9 @@ graphStatus SetOutput(gert::OpExecuteContext* ctx, size_t i, const HostTensor& h
   return GRAPH_SUCCESS;
 }
 
-bool ReadScalarBool(const gert::Tensor* t) { return t && t->GetAddr() && *static_cast<const uint8_t*>(t->GetAddr()) != 0; }
+bool ReadScalarBool(const gert::Tensor* t) {
+  return t && t->GetAddr() && *static_cast<const uint8_t*>(t->GetAddr()) != 0;
+}
 
 // Slice `index` of `t` along `axis` (the axis is removed).
 HostTensor SliceAxis(const HostTensor& t, int64_t axis, int64_t index) {

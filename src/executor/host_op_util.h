@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "base/status.h"
-#include "exe_graph/runtime/op_execute_context.h"
 #include "compiler/node_binding.h"
+#include "exe_graph/runtime/op_execute_context.h"
 #include "graph/graph.h"
 
 namespace ge::host_op {

@@ -11,9 +11,9 @@ namespace ge {
 namespace {
 using namespace host_op;
 
-#define GE_SEQ_TRY(expr)                   \
-  do {                                     \
-    Status _st = (expr);                   \
+#define GE_SEQ_TRY(expr)                                                         \
+  do {                                                                           \
+    Status _st = (expr);                                                         \
     if (!_st.ok()) return Fail(ctx, _st.Prepend(NodeLabel(NodeOf(ctx)) + ": ")); \
   } while (0)
 
@@ -28,7 +28,8 @@ Status Position(gert::OpExecuteContext* ctx, size_t i, int64_t size, bool extra,
   const gert::Tensor* t = ctx->GetInputTensor(i);
   int64_t p = (t && t->GetAddr()) ? ScalarInt(InputToHost(ctx, i)) : dflt;
   if (p < 0) p += size;
-  if (p < 0 || p > size || (!extra && p == size)) return InvalidArgument("position {} out of range for {} elements", p, size);
+  if (p < 0 || p > size || (!extra && p == size))
+    return InvalidArgument("position {} out of range for {} elements", p, size);
   *pos = p;
   return Status::Ok();
 }
@@ -51,7 +52,8 @@ graphStatus SequenceInsert(gert::OpExecuteContext* ctx) {
   TensorSeq seq;
   GE_SEQ_TRY(InputSeq(ctx, 0, &seq));
   int64_t pos;
-  GE_SEQ_TRY(Position(ctx, 2, static_cast<int64_t>(seq.elems.size()), true, static_cast<int64_t>(seq.elems.size()), &pos));
+  GE_SEQ_TRY(
+      Position(ctx, 2, static_cast<int64_t>(seq.elems.size()), true, static_cast<int64_t>(seq.elems.size()), &pos));
   seq.elems.insert(seq.elems.begin() + pos, InputToHost(ctx, 1));
   return SetOutput(ctx, 0, PackSeq(seq));
 }
@@ -68,7 +70,8 @@ graphStatus SequenceErase(gert::OpExecuteContext* ctx) {
   TensorSeq seq;
   GE_SEQ_TRY(InputSeq(ctx, 0, &seq));
   int64_t pos;
-  GE_SEQ_TRY(Position(ctx, 1, static_cast<int64_t>(seq.elems.size()), false, static_cast<int64_t>(seq.elems.size()) - 1, &pos));
+  GE_SEQ_TRY(Position(ctx, 1, static_cast<int64_t>(seq.elems.size()), false, static_cast<int64_t>(seq.elems.size()) - 1,
+                      &pos));
   seq.elems.erase(seq.elems.begin() + pos);
   return SetOutput(ctx, 0, PackSeq(seq));
 }

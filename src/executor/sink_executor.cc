@@ -32,7 +32,8 @@ Status SinkExecutor::Load() {
   const size_t arena_bytes = static_cast<size_t>(std::max<int64_t>(program_.memory.arena_bytes, 1));
   void* arena = nullptr;
   if (aclrtMalloc(&arena, arena_bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
-    return Error(Status::kOutOfMemory, "out of device memory for a {}-byte arena: {}", arena_bytes, aclGetRecentErrMsg());
+    return Error(Status::kOutOfMemory, "out of device memory for a {}-byte arena: {}", arena_bytes,
+                 aclGetRecentErrMsg());
   arena_ = static_cast<uint8_t*>(arena);
   constant_addr_.assign(graph_->num_values(), nullptr);
   for (ValueId v : program_.constants) {
@@ -46,7 +47,8 @@ Status SinkExecutor::Load() {
   if (aclmdlRICreate(static_cast<uint32_t>(s.num_streams), static_cast<uint32_t>(s.num_events), &model_) != ACL_SUCCESS)
     return Internal("cannot create a device model: {}", aclGetRecentErrMsg());
   GE_RETURN_IF_ERROR(AddTasks());
-  if (aclmdlRILoadComplete(model_) != ACL_SUCCESS) return Internal("cannot load the device model: {}", aclGetRecentErrMsg());
+  if (aclmdlRILoadComplete(model_) != ACL_SUCCESS)
+    return Internal("cannot load the device model: {}", aclGetRecentErrMsg());
   return Status::Ok();
 }
 
@@ -57,7 +59,8 @@ Status SinkExecutor::AddTasks() {
   for (const SinkTask& t : program_.tasks) {
     const uint32_t stream = static_cast<uint32_t>(s.stream[t.position]);
     for (; next_sync < s.syncs.size() && s.syncs[next_sync].consumer <= t.position; ++next_sync)
-      if (aclmdlRIAddEventWait(model_, stream, static_cast<uint32_t>(s.event[s.syncs[next_sync].producer])) != ACL_SUCCESS)
+      if (aclmdlRIAddEventWait(model_, stream, static_cast<uint32_t>(s.event[s.syncs[next_sync].producer])) !=
+          ACL_SUCCESS)
         return Internal("cannot add an event wait: {}", aclGetRecentErrMsg());
     addrs.clear();
     for (const KernelArg& a : t.args) {
@@ -68,7 +71,8 @@ Status SinkExecutor::AddTasks() {
       }
     }
     if (aclmdlRIAddKernelTask(model_, stream, t.kernel, t.block_dim, addrs.data(), static_cast<uint32_t>(addrs.size()),
-                              t.tiling.empty() ? nullptr : t.tiling.data(), static_cast<uint32_t>(t.tiling.size())) != ACL_SUCCESS)
+                              t.tiling.empty() ? nullptr : t.tiling.data(),
+                              static_cast<uint32_t>(t.tiling.size())) != ACL_SUCCESS)
       return Internal("{}: cannot add its kernel task: {}", NodeLabel(graph_->node(t.node)), aclGetRecentErrMsg());
     if (s.event[t.position] >= 0 &&
         aclmdlRIAddEventRecord(model_, stream, static_cast<uint32_t>(s.event[t.position])) != ACL_SUCCESS)
@@ -93,7 +97,8 @@ Status SinkExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<Host
       aclrtMemcpy(arena_ + program_.input_offsets[i], inputs[i].NumBytes(), inputs[i].data(), inputs[i].NumBytes(),
                   ACL_MEMCPY_HOST_TO_DEVICE);
   }
-  if (aclmdlRIExecute(model_, -1) != ACL_SUCCESS) return Internal("device model execution failed: {}", aclGetRecentErrMsg());
+  if (aclmdlRIExecute(model_, -1) != ACL_SUCCESS)
+    return Internal("device model execution failed: {}", aclGetRecentErrMsg());
   outputs->resize(graph_->outputs().size());
   for (size_t o = 0; o < graph_->outputs().size(); ++o) {
     ValueId v = graph_->outputs()[o];

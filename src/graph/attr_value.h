@@ -14,9 +14,9 @@ namespace ge {
 
 class Graph;
 
-using AttrValue = std::variant<int64_t, float, std::string, std::vector<int64_t>, std::vector<float>,
-                               std::vector<std::string>, HostTensor, std::shared_ptr<Graph>,
-                               std::vector<std::shared_ptr<Graph>>>;
+using AttrValue =
+    std::variant<int64_t, float, std::string, std::vector<int64_t>, std::vector<float>, std::vector<std::string>,
+                 HostTensor, std::shared_ptr<Graph>, std::vector<std::shared_ptr<Graph>>>;
 using AttrMap = std::map<std::string, AttrValue>;
 
 std::string AttrValueToString(const AttrValue& v);  // short form for printers

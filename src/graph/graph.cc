@@ -28,16 +28,15 @@ ValueId Graph::FindValue(const std::string& name) const {
   return it == by_name_.end() ? kNoValue : it->second;
 }
 
-NodeId Graph::AddNode(std::string name, std::string type, std::vector<ValueId> inputs,
-                      std::vector<ValueId> outputs, AttrMap attrs) {
+NodeId Graph::AddNode(std::string name, std::string type, std::vector<ValueId> inputs, std::vector<ValueId> outputs,
+                      AttrMap attrs) {
   NodeId id = static_cast<NodeId>(nodes_.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
     if (outputs[i] == kNoValue) continue;
     values_[outputs[i]].producer = id;
     values_[outputs[i]].producer_output = static_cast<int32_t>(i);
   }
-  nodes_.push_back(Node{std::move(name), std::move(type), "", std::move(inputs), std::move(outputs),
-                        std::move(attrs)});
+  nodes_.push_back(Node{std::move(name), std::move(type), "", std::move(inputs), std::move(outputs), std::move(attrs)});
   return id;
 }
 

@@ -23,7 +23,7 @@ constexpr ValueId kNoValue = -1;
 struct Value {
   std::string name;
   TensorDesc desc;
-  NodeId producer = -1;       // -1: a graph input or a constant
+  NodeId producer = -1;  // -1: a graph input or a constant
   int32_t producer_output = 0;
   std::optional<HostTensor> constant;  // set for initializers and folded constants
 };
@@ -58,8 +58,8 @@ class Graph {
   const Value& value(ValueId v) const { return values_[v]; }
   size_t num_values() const { return values_.size(); }
   // Nodes
-  NodeId AddNode(std::string name, std::string type, std::vector<ValueId> inputs,
-                 std::vector<ValueId> outputs, AttrMap attrs = {});
+  NodeId AddNode(std::string name, std::string type, std::vector<ValueId> inputs, std::vector<ValueId> outputs,
+                 AttrMap attrs = {});
   Node& node(NodeId n) { return nodes_[n]; }
   const Node& node(NodeId n) const { return nodes_[n]; }
   size_t num_nodes() const { return nodes_.size(); }

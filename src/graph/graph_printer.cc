@@ -37,11 +37,10 @@ std::string Escape(const std::string& s) {
 std::string Graph::ToDot() const {
   std::string out = fmt::format("digraph \"{}\" {{\n  rankdir=TB;\n", Escape(name_));
   for (ValueId v : inputs_)
-    out += fmt::format("  v{} [shape=oval,label=\"{}\\n{}\"];\n", v, Escape(values_[v].name),
-                       values_[v].desc.ToString());
+    out +=
+        fmt::format("  v{} [shape=oval,label=\"{}\\n{}\"];\n", v, Escape(values_[v].name), values_[v].desc.ToString());
   for (size_t n = 0; n < nodes_.size(); ++n)
-    out += fmt::format("  n{} [shape=box,label=\"{}\\n{}\"];\n", n, Escape(nodes_[n].name),
-                       Escape(nodes_[n].type));
+    out += fmt::format("  n{} [shape=box,label=\"{}\\n{}\"];\n", n, Escape(nodes_[n].name), Escape(nodes_[n].type));
   for (size_t n = 0; n < nodes_.size(); ++n) {
     for (ValueId v : nodes_[n].inputs) {
       if (v == kNoValue) continue;

@@ -34,8 +34,7 @@ Status Graph::TopologicalOrder(std::vector<NodeId>* order) const {
   if (order->size() != n) {
     for (NodeId i = 0; i < static_cast<NodeId>(n); ++i)
       if (pending[i] > 0)
-        return InvalidArgument("graph '{}' has a cycle through node '{}' ({})", name_,
-                               nodes_[i].name, nodes_[i].type);
+        return InvalidArgument("graph '{}' has a cycle through node '{}' ({})", name_, nodes_[i].name, nodes_[i].type);
   }
   return Status::Ok();
 }
@@ -47,21 +46,20 @@ Status Graph::Verify() const {
       ValueId v = node.inputs[i];
       if (v == kNoValue) continue;
       if (v < 0 || v >= static_cast<ValueId>(values_.size()))
-        return InvalidArgument("node '{}' ({}) input {} refers to no value (dangling edge)",
-                               node.name, node.type, i);
+        return InvalidArgument("node '{}' ({}) input {} refers to no value (dangling edge)", node.name, node.type, i);
       const Value& val = values_[v];
       bool is_input = std::find(inputs_.begin(), inputs_.end(), v) != inputs_.end();
       if (val.producer < 0 && !val.constant && !is_input)
-        return InvalidArgument("node '{}' ({}) input {} '{}' has no producer (dangling edge)",
-                               node.name, node.type, i, val.name);
+        return InvalidArgument("node '{}' ({}) input {} '{}' has no producer (dangling edge)", node.name, node.type, i,
+                               val.name);
     }
     for (ValueId v : node.outputs) {
       if (v == kNoValue) continue;
       if (v < 0 || v >= static_cast<ValueId>(values_.size()))
         return InvalidArgument("node '{}' ({}) output refers to no value", node.name, node.type);
       if (++producers[v] > 1)
-        return InvalidArgument("value '{}' is produced twice (second producer: node '{}' ({}))",
-                               values_[v].name, node.name, node.type);
+        return InvalidArgument("value '{}' is produced twice (second producer: node '{}' ({}))", values_[v].name,
+                               node.name, node.type);
     }
   }
   for (ValueId v : outputs_)

@@ -15,10 +15,10 @@ struct NpyType {
   const char* descr;
   DataType dt;
 };
-constexpr NpyType kTypes[] = {
-    {"<f4", DT_FLOAT}, {"<f8", DT_DOUBLE}, {"<f2", DT_FLOAT16}, {"|i1", DT_INT8}, {"<i2", DT_INT16},
-    {"<i4", DT_INT32}, {"<i8", DT_INT64},  {"|u1", DT_UINT8},   {"<u2", DT_UINT16}, {"<u4", DT_UINT32},
-    {"<u8", DT_UINT64}, {"|b1", DT_BOOL}, {"<c8", DT_COMPLEX64}, {"<c16", DT_COMPLEX128}};
+constexpr NpyType kTypes[] = {{"<f4", DT_FLOAT},     {"<f8", DT_DOUBLE},     {"<f2", DT_FLOAT16}, {"|i1", DT_INT8},
+                              {"<i2", DT_INT16},     {"<i4", DT_INT32},      {"<i8", DT_INT64},   {"|u1", DT_UINT8},
+                              {"<u2", DT_UINT16},    {"<u4", DT_UINT32},     {"<u8", DT_UINT64},  {"|b1", DT_BOOL},
+                              {"<c8", DT_COMPLEX64}, {"<c16", DT_COMPLEX128}};
 
 }  // namespace
 

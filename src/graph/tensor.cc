@@ -16,9 +16,7 @@ Shape FromGertShape(const gert::Shape& s) {
   return Shape(std::vector<int64_t>(s.GetDims(), s.GetDims() + s.GetDimNum()));
 }
 
-std::string TensorDesc::ToString() const {
-  return fmt::format("{}{}", DataTypeName(dtype), shape.ToString());
-}
+std::string TensorDesc::ToString() const { return fmt::format("{}{}", DataTypeName(dtype), shape.ToString()); }
 
 HostTensor::HostTensor(DataType dtype, Shape shape) {
   desc_.dtype = dtype;

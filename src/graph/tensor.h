@@ -43,9 +43,13 @@ class HostTensor {
   const void* data() const { return bytes_ ? bytes_->data() : nullptr; }
   void* mutable_data() { return bytes_ ? bytes_->data() : nullptr; }
   template <typename T>
-  const T* data_as() const { return static_cast<const T*>(data()); }
+  const T* data_as() const {
+    return static_cast<const T*>(data());
+  }
   template <typename T>
-  T* mutable_data_as() { return static_cast<T*>(mutable_data()); }
+  T* mutable_data_as() {
+    return static_cast<T*>(mutable_data());
+  }
   // DT_STRING element access; SetString fails when the string does not fit a slot.
   std::string GetString(int64_t i) const;
   bool SetString(int64_t i, const std::string& s);

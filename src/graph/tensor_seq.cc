@@ -71,7 +71,8 @@ Status UnpackSeq(const HostTensor& packed, TensorSeq* seq) {
         static_cast<size_t>(en.offset + en.bytes) > n)
       return InvalidArgument("corrupted packed sequence element {}", i);
     std::vector<int64_t> dims(en.dims, en.dims + en.rank);
-    seq->elems.push_back(HostTensor::FromBytes(static_cast<DataType>(en.dtype), Shape(dims), base + en.offset, en.bytes));
+    seq->elems.push_back(
+        HostTensor::FromBytes(static_cast<DataType>(en.dtype), Shape(dims), base + en.offset, en.bytes));
   }
   return Status::Ok();
 }

@@ -92,7 +92,8 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
   for (int64_t d : t->view_dims)
     if (d < 0) {
       delete t;
-      return Fail<aclTensor>(fmt::format("aclCreateTensor: negative dim in {}", DimsToString(std::vector<int64_t>(viewDims, viewDims + viewDimsNum))));
+      return Fail<aclTensor>(fmt::format("aclCreateTensor: negative dim in {}",
+                                         DimsToString(std::vector<int64_t>(viewDims, viewDims + viewDimsNum))));
     }
   t->strides = stride ? std::vector<int64_t>(stride, stride + viewDimsNum) : ge::opapi::ContiguousStrides(t->view_dims);
   t->storage_dims = storageDims ? std::vector<int64_t>(storageDims, storageDims + storageDimsNum) : t->view_dims;
@@ -106,9 +107,9 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
   for (size_t i = 0; i < t->view_dims.size(); ++i)
     if (t->view_dims[i] > 0) last += (t->view_dims[i] - 1) * std::max<int64_t>(t->strides[i], 0);
   if (t->Numel() > 0 && last >= storage) {
-    std::string msg = fmt::format("aclCreateTensor: view {} strides {} offset {} reaches element {} of a {}-element storage {}",
-                                  DimsToString(t->view_dims), DimsToString(t->strides), offset, last, storage,
-                                  DimsToString(t->storage_dims));
+    std::string msg = fmt::format(
+        "aclCreateTensor: view {} strides {} offset {} reaches element {} of a {}-element storage {}",
+        DimsToString(t->view_dims), DimsToString(t->strides), offset, last, storage, DimsToString(t->storage_dims));
     delete t;
     return Fail<aclTensor>(msg);
   }
@@ -133,7 +134,8 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
     case ACL_BOOL: s->i = *static_cast<bool*>(value) ? 1 : 0; break;
     default:
       delete s;
-      return ge::opapi::Fail<aclScalar>(fmt::format("aclCreateScalar: unsupported data type {}", static_cast<int>(dataType)));
+      return ge::opapi::Fail<aclScalar>(
+          fmt::format("aclCreateScalar: unsupported data type {}", static_cast<int>(dataType)));
   }
   return s;
 }
@@ -161,13 +163,34 @@ aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size)
   return new aclScalarList{std::vector<const aclScalar*>(value, value + size)};
 }
 
-aclnnStatus aclDestroyTensor(const aclTensor* p) { delete p; return ACLNN_SUCCESS; }
-aclnnStatus aclDestroyScalar(const aclScalar* p) { delete p; return ACLNN_SUCCESS; }
-aclnnStatus aclDestroyIntArray(const aclIntArray* p) { delete p; return ACLNN_SUCCESS; }
-aclnnStatus aclDestroyFloatArray(const aclFloatArray* p) { delete p; return ACLNN_SUCCESS; }
-aclnnStatus aclDestroyBoolArray(const aclBoolArray* p) { delete p; return ACLNN_SUCCESS; }
-aclnnStatus aclDestroyTensorList(const aclTensorList* p) { delete p; return ACLNN_SUCCESS; }
-aclnnStatus aclDestroyScalarList(const aclScalarList* p) { delete p; return ACLNN_SUCCESS; }
+aclnnStatus aclDestroyTensor(const aclTensor* p) {
+  delete p;
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclDestroyScalar(const aclScalar* p) {
+  delete p;
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclDestroyIntArray(const aclIntArray* p) {
+  delete p;
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclDestroyFloatArray(const aclFloatArray* p) {
+  delete p;
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclDestroyBoolArray(const aclBoolArray* p) {
+  delete p;
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclDestroyTensorList(const aclTensorList* p) {
+  delete p;
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclDestroyScalarList(const aclScalarList* p) {
+  delete p;
+  return ACLNN_SUCCESS;
+}
 
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
   return ge::opapi::Guard("aclGetViewShape", [&]() -> ge::Status {
@@ -180,17 +203,21 @@ aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_
   });
 }
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
-  if (!tensor || !dataType) return ge::opapi::Guard("aclGetDataType", [] { return ge::opapi::NullArg("aclGetDataType", "argument"); });
+  if (!tensor || !dataType)
+    return ge::opapi::Guard("aclGetDataType", [] { return ge::opapi::NullArg("aclGetDataType", "argument"); });
   *dataType = static_cast<aclDataType>(tensor->dtype);
   return ACLNN_SUCCESS;
 }
 aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size) {
-  if (!array || !size) return ge::opapi::Guard("aclGetIntArraySize", [] { return ge::opapi::NullArg("aclGetIntArraySize", "argument"); });
+  if (!array || !size)
+    return ge::opapi::Guard("aclGetIntArraySize", [] { return ge::opapi::NullArg("aclGetIntArraySize", "argument"); });
   *size = array->v.size();
   return ACLNN_SUCCESS;
 }
 aclnnStatus aclGetTensorListSize(const aclTensorList* list, uint64_t* size) {
-  if (!list || !size) return ge::opapi::Guard("aclGetTensorListSize", [] { return ge::opapi::NullArg("aclGetTensorListSize", "argument"); });
+  if (!list || !size)
+    return ge::opapi::Guard("aclGetTensorListSize",
+                            [] { return ge::opapi::NullArg("aclGetTensorListSize", "argument"); });
   *size = list->v.size();
   return ACLNN_SUCCESS;
 }
@@ -201,7 +228,10 @@ const aclTensor* aclGetTensorListItem(const aclTensorList* list, uint64_t index)
 
 // ---- aclOpAttrs ----------------------------------------------------------------------------
 aclOpAttrs* aclCreateOpAttrs(void) { return new aclOpAttrs(); }
-aclnnStatus aclDestroyOpAttrs(const aclOpAttrs* attrs) { delete attrs; return ACLNN_SUCCESS; }
+aclnnStatus aclDestroyOpAttrs(const aclOpAttrs* attrs) {
+  delete attrs;
+  return ACLNN_SUCCESS;
+}
 
 }  // extern "C"
 

@@ -16,7 +16,7 @@ struct aclTensor {
   std::vector<int64_t> view_dims;
   std::vector<int64_t> strides;  // elements, per view dim
   std::vector<int64_t> storage_dims;
-  int64_t offset = 0;            // elements from `data`
+  int64_t offset = 0;  // elements from `data`
   ge::DataType dtype = ge::DT_FLOAT;
   ge::Format format = ge::FORMAT_ND;
   void* data = nullptr;
@@ -41,12 +41,24 @@ struct aclScalar {
   int64_t ToInt() const;
 };
 
-struct aclIntArray { std::vector<int64_t> v; };
-struct aclFloatArray { std::vector<float> v; };
-struct aclBoolArray { std::vector<uint8_t> v; };
-struct aclTensorList { std::vector<const aclTensor*> v; };
-struct aclScalarList { std::vector<const aclScalar*> v; };
-struct aclOpAttrs { std::map<std::string, gert::RuntimeAttrValue> v; };
+struct aclIntArray {
+  std::vector<int64_t> v;
+};
+struct aclFloatArray {
+  std::vector<float> v;
+};
+struct aclBoolArray {
+  std::vector<uint8_t> v;
+};
+struct aclTensorList {
+  std::vector<const aclTensor*> v;
+};
+struct aclScalarList {
+  std::vector<const aclScalar*> v;
+};
+struct aclOpAttrs {
+  std::map<std::string, gert::RuntimeAttrValue> v;
+};
 
 namespace ge::opapi {
 std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& dims);

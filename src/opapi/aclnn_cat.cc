@@ -15,7 +15,8 @@ Status BuildCat(aclOpExecutor* ex, const char* api, const aclTensorList* tensors
   const aclTensor* first = tensors->v[0];
   if (first == nullptr) return NullArg(api, "tensors[0]");
   int64_t rank = static_cast<int64_t>(first->view_dims.size());
-  if (rank == 0 || rank > kMaxKernelRank) return InvalidArgument("{}: tensors[0] has rank {}, expected 1..{}", api, rank, kMaxKernelRank);
+  if (rank == 0 || rank > kMaxKernelRank)
+    return InvalidArgument("{}: tensors[0] has rank {}, expected 1..{}", api, rank, kMaxKernelRank);
   if (dim < -rank || dim >= rank) return InvalidArgument("{}: dim {} is out of range for rank {}", api, dim, rank);
   int64_t axis = dim < 0 ? dim + rank : dim;
   std::vector<int64_t> out_dims = first->view_dims;
@@ -24,7 +25,8 @@ Status BuildCat(aclOpExecutor* ex, const char* api, const aclTensorList* tensors
     const aclTensor* t = tensors->v[i];
     if (t == nullptr) return InvalidArgument("{}: tensors[{}] is null", api, i);
     if (t->dtype != first->dtype)
-      return InvalidArgument("{}: tensors[{}] has dtype {}, tensors[0] has {}", api, i, DataTypeName(t->dtype), DataTypeName(first->dtype));
+      return InvalidArgument("{}: tensors[{}] has dtype {}, tensors[0] has {}", api, i, DataTypeName(t->dtype),
+                             DataTypeName(first->dtype));
     bool ok = static_cast<int64_t>(t->view_dims.size()) == rank;
     for (int64_t d = 0; ok && d < rank; ++d) ok = d == axis || t->view_dims[d] == first->view_dims[d];
     if (!ok)
@@ -62,8 +64,7 @@ Status BuildCat(aclOpExecutor* ex, const char* api, const aclTensorList* tensors
 
 extern "C" aclnnStatus aclnnCatGetWorkspaceSize(const aclTensorList* tensors, int64_t dim, aclTensor* out,
                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return ge::opapi::Phase1("aclnnCat", workspaceSize, executor, [&](aclOpExecutor* ex) {
-    return ge::opapi::BuildCat(ex, "aclnnCat", tensors, dim, out);
-  });
+  return ge::opapi::Phase1("aclnnCat", workspaceSize, executor,
+                           [&](aclOpExecutor* ex) { return ge::opapi::BuildCat(ex, "aclnnCat", tensors, dim, out); });
 }
 GE_ACLNN_PHASE2(Cat)

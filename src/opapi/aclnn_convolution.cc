@@ -27,9 +27,12 @@ Status BuildConv(aclOpExecutor* ex, const char* api, const aclTensor* input, con
   GE_RETURN_IF_ERROR(MakeOutput(api, "output", output, &y));
   size_t spatial = input->view_dims.size() >= 2 ? input->view_dims.size() - 2 : 0;
   auto expand = [&](const aclIntArray* a, const char* name, std::vector<int64_t>* out) -> Status {
-    if (a->v.size() == 1) out->assign(spatial, a->v[0]);
-    else if (a->v.size() == spatial) *out = a->v;
-    else return InvalidArgument("{}: {} has {} values, expected 1 or {}", api, name, a->v.size(), spatial);
+    if (a->v.size() == 1)
+      out->assign(spatial, a->v[0]);
+    else if (a->v.size() == spatial)
+      *out = a->v;
+    else
+      return InvalidArgument("{}: {} has {} values, expected 1 or {}", api, name, a->v.size(), spatial);
     return Status::Ok();
   };
   std::vector<int64_t> s, p, d;
@@ -44,8 +47,8 @@ Status BuildConv(aclOpExecutor* ex, const char* api, const aclTensor* input, con
   g.kind = gert::RuntimeAttrValue::kInt;
   g.i = groups;
   gert::RuntimeAttrs attrs;
-  GE_RETURN_IF_ERROR(BuildAttrs(api, *def, {{"strides", Ints(s)}, {"pads", Ints(pads)}, {"dilations", Ints(d)}, {"group", g}},
-                                &attrs));
+  GE_RETURN_IF_ERROR(BuildAttrs(
+      api, *def, {{"strides", Ints(s)}, {"pads", Ints(pads)}, {"dilations", Ints(d)}, {"group", g}}, &attrs));
   return AddRegisteredOp(ex, api, "Conv", {&x, &w, bias ? &b : nullptr}, {&y}, attrs);
 }
 

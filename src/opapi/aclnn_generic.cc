@@ -14,7 +14,8 @@ Status BuildGeneric(aclOpExecutor* ex, const char* api, const char* op_type, con
   auto def = ops::GetOpDef(op_type);
   gert::RuntimeAttrs rt_attrs;
   static const std::map<std::string, gert::RuntimeAttrValue> kNone;
-  if (def) GE_RETURN_IF_ERROR(BuildAttrs(api, *def, attrs ? attrs->v : kNone, &rt_attrs));
+  if (def)
+    GE_RETURN_IF_ERROR(BuildAttrs(api, *def, attrs ? attrs->v : kNone, &rt_attrs));
   else if (attrs && !attrs->v.empty())
     return InvalidArgument("{}: operator '{}' declares no attributes", api, op_type);
   std::vector<Operand> in(inputs->v.size()), out(outputs->v.size());

@@ -19,7 +19,8 @@ Status BuildLayerNorm(aclOpExecutor* ex, const char* api, const aclTensor* input
     return InvalidArgument("{}: input has dtype {}, expected float32 or float64", api, DataTypeName(input->dtype));
   size_t rank = input->view_dims.size(), nrank = normalized->v.size();
   if (nrank == 0 || nrank > rank)
-    return InvalidArgument("{}: normalizedShape {} does not fit input {}", api, DimsToString(normalized->v), input->ToString());
+    return InvalidArgument("{}: normalizedShape {} does not fit input {}", api, DimsToString(normalized->v),
+                           input->ToString());
   int64_t cols = 1;
   gert::Shape norm_shape, stat_shape;
   for (size_t i = 0; i < rank; ++i) {

@@ -23,7 +23,8 @@ Status BuildMatmul(aclOpExecutor* ex, const char* api, const aclTensor* self, co
   if (self == nullptr) return NullArg(api, "self");
   if (mat2 == nullptr) return NullArg(api, "mat2");
   if (self->dtype != mat2->dtype)
-    return InvalidArgument("{}: mat2 has dtype {}, self has {}", api, DataTypeName(mat2->dtype), DataTypeName(self->dtype));
+    return InvalidArgument("{}: mat2 has dtype {}, self has {}", api, DataTypeName(mat2->dtype),
+                           DataTypeName(self->dtype));
   GE_RETURN_IF_ERROR(MakeOutput(api, "out", out, &y));
   GE_RETURN_IF_ERROR(MakeContiguous(ex, api, "self", self, &a));
   GE_RETURN_IF_ERROR(MakeContiguous(ex, api, "mat2", mat2, &b));

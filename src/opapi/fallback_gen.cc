@@ -24,11 +24,11 @@ namespace {
 // The node's values as single-op API objects, by OpDef IR index.
 struct FallbackArgs {
   std::vector<std::unique_ptr<aclTensor>> owned;
-  std::vector<std::vector<const aclTensor*>> inputs;  // per IR input; absent optional: {null}
-  std::vector<aclTensor*> outputs;                    // per output instance
-  std::vector<std::unique_ptr<aclScalar>> scalars;    // per attribute; null unless scalar
+  std::vector<std::vector<const aclTensor*>> inputs;     // per IR input; absent optional: {null}
+  std::vector<aclTensor*> outputs;                       // per output instance
+  std::vector<std::unique_ptr<aclScalar>> scalars;       // per attribute; null unless scalar
   std::vector<std::unique_ptr<aclIntArray>> int_arrays;  // per attribute; null unless an int list
-  aclOpAttrs attrs;                                   // every attribute by name (generic entry)
+  aclOpAttrs attrs;                                      // every attribute by name (generic entry)
 
   aclTensor* Wrap(const gert::Tensor* t) {
     if (t == nullptr) return nullptr;
@@ -160,7 +160,8 @@ graphStatus GeneratedHostExecuteFunc(gert::OpExecuteContext* ctx) {
   auto it = typed.find(op_type);
   uint64_t ws_size = 0;
   aclOpExecutor* ex = nullptr;
-  aclnnStatus rc = it != typed.end() ? it->second.phase1(args, &ws_size, &ex) : GenericPhase1(op_type, args, &ws_size, &ex);
+  aclnnStatus rc =
+      it != typed.end() ? it->second.phase1(args, &ws_size, &ex) : GenericPhase1(op_type, args, &ws_size, &ex);
   if (rc != ACLNN_SUCCESS) return Fail(ctx, "phase 1 (GetWorkspaceSize)");
   void* ws = ws_size > 0 ? ctx->MallocWorkspace(ws_size) : nullptr;
   if (ws_size > 0 && ws == nullptr) {

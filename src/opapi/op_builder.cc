@@ -49,8 +49,7 @@ Status MakeContiguous(aclOpExecutor* ex, const char* api, const char* name, cons
 Status MakeOutput(const char* api, const char* name, const aclTensor* t, Operand* out) {
   if (t == nullptr) return InvalidArgument("{}: {} is null", api, name);
   if (t->data == nullptr && t->Numel() > 0) return InvalidArgument("{}: {} has no data (null address)", api, name);
-  if (!t->IsContiguous())
-    return InvalidArgument("{}: {} must be contiguous, got {}", api, name, t->ToString());
+  if (!t->IsContiguous()) return InvalidArgument("{}: {} must be contiguous, got {}", api, name, t->ToString());
   out->desc = t->AsGert();
   out->ref = ArgRef::Addr(t->Addr());
   return Status::Ok();
@@ -92,10 +91,14 @@ Status BuildAttrs(const char* api, const ops::OpDef& def, const std::map<std::st
     using K = gert::RuntimeAttrValue;
     K::Kind want = a.GetDefault().kind;
     if (v.kind != want) {  // the obvious conversions: int <-> bool, int -> float, int -> [int]
-      if (want == K::kBool && v.kind == K::kInt) v.b = v.i != 0;
-      else if (want == K::kInt && v.kind == K::kBool) v.i = v.b;
-      else if (want == K::kFloat && v.kind == K::kInt) v.f = static_cast<float>(v.i);
-      else if (want == K::kListInt && v.kind == K::kInt) v.ints = {v.i};
+      if (want == K::kBool && v.kind == K::kInt)
+        v.b = v.i != 0;
+      else if (want == K::kInt && v.kind == K::kBool)
+        v.i = v.b;
+      else if (want == K::kFloat && v.kind == K::kInt)
+        v.f = static_cast<float>(v.i);
+      else if (want == K::kListInt && v.kind == K::kInt)
+        v.ints = {v.i};
       else
         return InvalidArgument("{}: attribute '{}' of {} has the wrong kind", api, a.GetName(), def.GetOpType());
       v.kind = want;
@@ -122,8 +125,8 @@ Status MapIr(const char* api, const std::string& op, const std::vector<ops::OpPa
       ir->push_back({pos++, 1});
     } else {
       if (params[p].GetParamType() == ops::REQUIRED)
-        return InvalidArgument("{}: operator {} needs {} '{}' (#{}), got {} {}(s)", api, op, what, params[p].GetName(), p,
-                               actual, what);
+        return InvalidArgument("{}: operator {} needs {} '{}' (#{}), got {} {}(s)", api, op, what, params[p].GetName(),
+                               p, actual, what);
       ir->push_back({pos, 0});
     }
   }
@@ -193,7 +196,8 @@ Status Infer(const char* api, const std::string& op_type, const gert::OpImplFunc
     if (impl->infer_shape(&ctx) != GRAPH_SUCCESS)
       return InvalidArgument("{}: {} rejects the input shapes ({})", api, op_type, Describe(inputs));
   } else {
-    if (c->ins.empty() || c->d.inputs[0] == nullptr) return InvalidArgument("{}: {} has no shape inference", api, op_type);
+    if (c->ins.empty() || c->d.inputs[0] == nullptr)
+      return InvalidArgument("{}: {} has no shape inference", api, op_type);
     for (auto& o : c->outs) o.MutableShape() = c->ins[0].GetShape();
   }
   for (auto& o : c->outs) o.MutableOriginShape() = o.GetStorageShape();
@@ -218,8 +222,7 @@ Status AddRegisteredOp(aclOpExecutor* ex, const char* api, const std::string& op
   OpCallData c;
   const gert::OpImplFunctionsV2* impl = nullptr;
   GE_RETURN_IF_ERROR(Prepare(api, op_type, inputs, attrs, outputs.size(), &impl, &c));
-  if (impl->kernel == nullptr)
-    return Unsupported("{}: operator {} has no kernel to launch", api, op_type);
+  if (impl->kernel == nullptr) return Unsupported("{}: operator {} has no kernel to launch", api, op_type);
   GE_RETURN_IF_ERROR(Infer(api, op_type, impl, inputs, &c));
   for (size_t o = 0; o < outputs.size(); ++o) {
     const gert::Tensor& want = c.outs[o];
@@ -244,7 +247,8 @@ Status AddRegisteredOp(aclOpExecutor* ex, const char* api, const std::string& op
   std::vector<ArgRef> args;
   for (const auto& [first, count] : c.d.input_ir) {
     if (count == 0) args.push_back(ArgRef::Addr(nullptr));
-    for (size_t k = 0; k < count; ++k) args.push_back(inputs[first + k] ? inputs[first + k]->ref : ArgRef::Addr(nullptr));
+    for (size_t k = 0; k < count; ++k)
+      args.push_back(inputs[first + k] ? inputs[first + k]->ref : ArgRef::Addr(nullptr));
   }
   for (const auto& [first, count] : c.d.output_ir) {
     if (count == 0) args.push_back(ArgRef::Addr(nullptr));

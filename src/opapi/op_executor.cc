@@ -39,8 +39,8 @@ ArgRef aclOpExecutor::AllocWorkspace(uint64_t bytes) {
   return ArgRef::Workspace(static_cast<int64_t>(off));
 }
 
-void aclOpExecutor::AddKernelRaw(std::string name, aclrtKernelFunc func, uint32_t block_dim, std::vector<uint8_t> tiling,
-                                 std::vector<ArgRef> args) {
+void aclOpExecutor::AddKernelRaw(std::string name, aclrtKernelFunc func, uint32_t block_dim,
+                                 std::vector<uint8_t> tiling, std::vector<ArgRef> args) {
   launches.push_back({std::move(name), func, std::max(block_dim, 1u), std::move(tiling), std::move(args)});
 }
 
@@ -58,7 +58,8 @@ ge::Status aclOpExecutor::Run(void* workspace, uint64_t size, aclrtStream stream
       addrs.push_back(a.in_workspace() ? static_cast<char*>(workspace) + a.ws_offset : a.addr);
     if (aclrtLaunchKernel(l.func, l.block_dim, addrs.data(), static_cast<uint32_t>(addrs.size()), l.tiling.data(),
                           static_cast<uint32_t>(l.tiling.size()), stream) != ACL_SUCCESS)
-      return ge::Error(ge::Status::kInternal, "{}: launching kernel '{}' failed: {}", api, l.name, aclGetRecentErrMsg());
+      return ge::Error(ge::Status::kInternal, "{}: launching kernel '{}' failed: {}", api, l.name,
+                       aclGetRecentErrMsg());
     ++launched;
   }
   return ge::Status::Ok();
@@ -74,7 +75,8 @@ extern "C" {
 
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
   if (executor == nullptr)
-    return ge::opapi::Guard("aclSetAclOpExecutorRepeatable", [] { return ge::opapi::NullArg("aclSetAclOpExecutorRepeatable", "executor"); });
+    return ge::opapi::Guard("aclSetAclOpExecutorRepeatable",
+                            [] { return ge::opapi::NullArg("aclSetAclOpExecutorRepeatable", "executor"); });
   executor->repeatable = true;
   return ACLNN_SUCCESS;
 }
@@ -86,14 +88,16 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
 
 aclnnStatus aclnnGetPlannedKernelCount(const aclOpExecutor* executor, uint64_t* count) {
   if (executor == nullptr || count == nullptr)
-    return ge::opapi::Guard("aclnnGetPlannedKernelCount", [] { return ge::opapi::NullArg("aclnnGetPlannedKernelCount", "argument"); });
+    return ge::opapi::Guard("aclnnGetPlannedKernelCount",
+                            [] { return ge::opapi::NullArg("aclnnGetPlannedKernelCount", "argument"); });
   *count = executor->launches.size();
   return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclnnGetLaunchedKernelCount(const aclOpExecutor* executor, uint64_t* count) {
   if (executor == nullptr || count == nullptr)
-    return ge::opapi::Guard("aclnnGetLaunchedKernelCount", [] { return ge::opapi::NullArg("aclnnGetLaunchedKernelCount", "argument"); });
+    return ge::opapi::Guard("aclnnGetLaunchedKernelCount",
+                            [] { return ge::opapi::NullArg("aclnnGetLaunchedKernelCount", "argument"); });
   *count = executor->launched;
   return ACLNN_SUCCESS;
 }

@@ -90,10 +90,10 @@ aclnnStatus Phase1(const char* api, uint64_t* workspace_size, aclOpExecutor** ex
 }  // namespace ge::opapi
 
 // Phase 2 of a typed entry: aclnn<Name>(workspace, size, executor, stream).
-#define GE_ACLNN_PHASE2(Name)                                                                      \
+#define GE_ACLNN_PHASE2(Name)                                                                          \
   extern "C" aclnnStatus aclnn##Name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, \
-                                     aclrtStream stream) {                                         \
-    return ::ge::opapi::RunExecutor("aclnn" #Name, workspace, workspaceSize, executor, stream);     \
+                                     aclrtStream stream) {                                             \
+    return ::ge::opapi::RunExecutor("aclnn" #Name, workspace, workspaceSize, executor, stream);        \
   }
 
 #endif  // GE_SRC_OPAPI_OP_EXECUTOR_H_

@@ -43,8 +43,10 @@ void Dispatch(int32_t dt, F&& f) {
 
 template <typename F>
 void DispatchFloat(int32_t dt, F&& f) {
-  if (dt == ge::DT_FLOAT) f(float{});
-  else if (dt == ge::DT_DOUBLE) f(double{});
+  if (dt == ge::DT_FLOAT)
+    f(float{});
+  else if (dt == ge::DT_DOUBLE)
+    f(double{});
 }
 
 }  // namespace

@@ -52,9 +52,9 @@ struct SoftmaxSplitTiling {
   int32_t dtype;
   int64_t rows, len, chunks, chunk;
 };
-void SoftmaxPartialKernel(const aclrtKernelArgs* args);   // args: x, stats
-void SoftmaxCombineKernel(const aclrtKernelArgs* args);   // args: stats, row_stats
-void SoftmaxNormalizeKernel(const aclrtKernelArgs* args); // args: x, row_stats, y
+void SoftmaxPartialKernel(const aclrtKernelArgs* args);    // args: x, stats
+void SoftmaxCombineKernel(const aclrtKernelArgs* args);    // args: stats, row_stats
+void SoftmaxNormalizeKernel(const aclrtKernelArgs* args);  // args: x, row_stats, y
 
 // args: x, weight|null, bias|null, y, mean|null, rstd|null. Rows of `cols` elements.
 struct LayerNormTiling {

@@ -11,8 +11,18 @@ namespace ge::ops_act {
 using namespace ge::ops_util;
 
 enum class A : int32_t {
-  kLeakyRelu, kElu, kSelu, kCelu, kHardSigmoid, kHardSwish, kSoftplus, kSoftsign, kThresholdedRelu,
-  kShrink, kMish, kClip
+  kLeakyRelu,
+  kElu,
+  kSelu,
+  kCelu,
+  kHardSigmoid,
+  kHardSwish,
+  kSoftplus,
+  kSoftsign,
+  kThresholdedRelu,
+  kShrink,
+  kMish,
+  kClip
 };
 
 struct ActTiling {
@@ -66,9 +76,7 @@ void RunAct(const ActTiling& t, const T* x, T* y, int64_t b, int64_t e) {
     case A::kCelu:
       Loop(x, y, b, e, [=](C v) { return std::max(C(0), v) + std::min(C(0), p0 * (std::exp(v / p0) - 1)); });
       break;
-    case A::kHardSigmoid:
-      Loop(x, y, b, e, [=](C v) { return std::max(C(0), std::min(C(1), p0 * v + p1)); });
-      break;
+    case A::kHardSigmoid: Loop(x, y, b, e, [=](C v) { return std::max(C(0), std::min(C(1), p0 * v + p1)); }); break;
     case A::kHardSwish:
       Loop(x, y, b, e, [=](C v) { return v * std::max(C(0), std::min(C(1), v / 6 + C(0.5))); });
       break;
@@ -128,7 +136,9 @@ class ActOpDef : public ::ops::OpDef {
   void DeclareAttrs() {
     switch (kOp) {
       case A::kLeakyRelu: Param("alpha", 0.01f); break;
-      case A::kElu: case A::kCelu: case A::kThresholdedRelu: Param("alpha", 1.f); break;
+      case A::kElu:
+      case A::kCelu:
+      case A::kThresholdedRelu: Param("alpha", 1.f); break;
       case A::kSelu:
         Param("alpha", 1.67326319217681884765625f);
         Param("gamma", 1.05070102214813232421875f);
@@ -149,7 +159,7 @@ class ActOpDef : public ::ops::OpDef {
 }  // namespace ge::ops_act
 
 namespace ops {
-#define GE_ACT_OP(Name)                                         \
+#define GE_ACT_OP(Name)                                        \
   using Name = ge::ops_act::ActOpDef<ge::ops_act::A::k##Name>; \
   OP_ADD(Name)
 GE_ACT_OP(LeakyRelu);

@@ -24,8 +24,7 @@ ge::graphStatus InferDataTypeCast(gert::InferDataTypeContext* ctx) {
 }
 
 ge::graphStatus InferDataTypeCastLike(gert::InferDataTypeContext* ctx) {
-  if (ctx->GetInputDataType(0) == ge::DT_STRING || ctx->GetInputDataType(1) == ge::DT_STRING)
-    return ge::GRAPH_FAILED;
+  if (ctx->GetInputDataType(0) == ge::DT_STRING || ctx->GetInputDataType(1) == ge::DT_STRING) return ge::GRAPH_FAILED;
   return ctx->SetOutputDataType(0, ctx->GetInputDataType(1));
 }
 

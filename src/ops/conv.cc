@@ -17,13 +17,13 @@ constexpr WindowAttrIdx kWinIdx = {kAutoPad, kDilations, kPads, kStrides, -1};
 struct ConvTiling {
   Window3d w;
   int64_t n, c, m, group;
-  int64_t cg, mg;      // channels / out-channels per group
-  int64_t ck;          // cg * kernel volume
-  int64_t p;           // output pixels
-  int64_t chunk;       // output pixels per unit
-  int64_t chunks;      // units per (n, g)
+  int64_t cg, mg;  // channels / out-channels per group
+  int64_t ck;      // cg * kernel volume
+  int64_t p;       // output pixels
+  int64_t chunk;   // output pixels per unit
+  int64_t chunks;  // units per (n, g)
   int32_t has_bias;
-  int32_t direct;      // 1x1, stride 1, no pad: no im2col
+  int32_t direct;  // 1x1, stride 1, no pad: no im2col
 };
 
 bool KernelShape(const gert::RuntimeAttrs* attrs, const gert::Shape& wshape, int64_t* k, size_t* nk) {

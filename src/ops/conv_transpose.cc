@@ -27,7 +27,8 @@ bool ComputeGeometry(const gert::Shape& x, const gert::Shape& w, const gert::Run
   size_t nk = x.GetDimNum() - 2;
   if (x.GetDimNum() < 3 || nk > 3 || w.GetDimNum() != x.GetDimNum()) return false;
   std::vector<int64_t> ks = AttrInts(a, kKernelShape), dil = AttrInts(a, kDilations), st = AttrInts(a, kStrides);
-  std::vector<int64_t> pads = AttrInts(a, kPads), opad = AttrInts(a, kOutputPadding), oshape = AttrInts(a, kOutputShape);
+  std::vector<int64_t> pads = AttrInts(a, kPads), opad = AttrInts(a, kOutputPadding),
+                       oshape = AttrInts(a, kOutputShape);
   std::string auto_pad = AttrStr(a, kAutoPad, "NOTSET");
   if (oshape.size() == nk + 2) oshape.erase(oshape.begin(), oshape.begin() + 2);
   int64_t group = AttrInt(a, kGroup, 1);

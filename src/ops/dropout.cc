@@ -20,7 +20,8 @@ double Ratio(const gert::TilingContext* ctx) {
   const gert::Tensor* t = ctx->GetComputeNodeInputNum() > 1 ? ctx->GetInputTensor(1) : nullptr;
   if (t == nullptr || t->GetAddr() == nullptr) return 0.5;
   double r = 0.5;
-  GE_DISPATCH_FLOATS(t->GetDataType(), r = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
+  GE_DISPATCH_FLOATS(t->GetDataType(),
+                     r = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
   return r;
 }
 

@@ -62,8 +62,10 @@ bool Parse(std::string eq, const std::vector<int64_t>& ranks, Parsed* p) {
   }
   std::vector<std::string> terms(1);
   for (char ch : lhs) {
-    if (ch == ',') terms.emplace_back();
-    else terms.back() += ch;
+    if (ch == ',')
+      terms.emplace_back();
+    else
+      terms.back() += ch;
   }
   if (terms.size() != ranks.size()) return false;
   int ell_rank = 0;
@@ -132,7 +134,9 @@ bool BuildFrom(const Ctx* ctx, ShapeOf shape_of, EinsumTiling* t, std::vector<in
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   EinsumTiling t;
   std::vector<int64_t> out;
-  if (!BuildFrom(ctx, [&](size_t i) { return *ctx->GetInputShape(i); }, &t, &out)) return ge::GRAPH_FAILED;
+  if (!BuildFrom(
+          ctx, [&](size_t i) { return *ctx->GetInputShape(i); }, &t, &out))
+    return ge::GRAPH_FAILED;
   SetDims(ctx->GetOutputShape(0), out);
   return ge::GRAPH_SUCCESS;
 }
@@ -140,7 +144,8 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
 ge::graphStatus Tiling(gert::TilingContext* ctx) {
   EinsumTiling t;
   std::vector<int64_t> out;
-  if (!BuildFrom(ctx, [&](size_t i) { return ctx->GetInputShape(i)->GetStorageShape(); }, &t, &out))
+  if (!BuildFrom(
+          ctx, [&](size_t i) { return ctx->GetInputShape(i)->GetStorageShape(); }, &t, &out))
     return ge::GRAPH_FAILED;
   t.dtype = ctx->GetInputDesc(0)->GetDataType();
   int64_t numel = 1, work = 1;

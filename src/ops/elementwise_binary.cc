@@ -23,8 +23,7 @@ struct BinaryTiling {
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* a = ctx->GetInputShape(0);
   const gert::Shape* b = ctx->GetInputShape(1);
-  if (a == nullptr || b == nullptr || !BroadcastShape(*a, *b, ctx->GetOutputShape(0)))
-    return ge::GRAPH_FAILED;
+  if (a == nullptr || b == nullptr || !BroadcastShape(*a, *b, ctx->GetOutputShape(0))) return ge::GRAPH_FAILED;
   return ge::GRAPH_SUCCESS;
 }
 
@@ -42,10 +41,14 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   for (int i = 0; i < t.rank; ++i) t.out_dims[i] = out.GetDim(i);
   BroadcastStrides(a, out, t.a_strides);
   BroadcastStrides(b, out, t.b_strides);
-  if (a == b) t.mode = 0;
-  else if (b.GetShapeSize() == 1 && a.GetShapeSize() == t.numel) t.mode = 1;
-  else if (a.GetShapeSize() == 1 && b.GetShapeSize() == t.numel) t.mode = 2;
-  else t.mode = 3;
+  if (a == b)
+    t.mode = 0;
+  else if (b.GetShapeSize() == 1 && a.GetShapeSize() == t.numel)
+    t.mode = 1;
+  else if (a.GetShapeSize() == 1 && b.GetShapeSize() == t.numel)
+    t.mode = 2;
+  else
+    t.mode = 3;
   ctx->SetBlockDim(ChooseBlockDim(ctx, t.numel, 1 << 15));
   return SetTiling(ctx, t);
 }
@@ -58,8 +61,10 @@ inline T Apply(BinOp op, T x, T y) {
     case BinOp::kSub: return x - y;
     case BinOp::kMul: return x * y;
     case BinOp::kDiv:
-      if constexpr (std::is_integral_v<T>) return y == 0 ? T(0) : T(x / y);
-      else return x / y;
+      if constexpr (std::is_integral_v<T>)
+        return y == 0 ? T(0) : T(x / y);
+      else
+        return x / y;
   }
   return x;
 }
@@ -114,16 +119,15 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<BinaryTiling>(args);
   int64_t begin, end;
   BlockRange(t.numel, args->blockIdx, args->blockDim, &begin, &end);
-  GE_DISPATCH_NUMERIC(static_cast<ge::DataType>(t.dtype),
-                      RunOp<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]),
-                                      static_cast<const scalar_t*>(args->addrs[1]),
-                                      static_cast<scalar_t*>(args->addrs[2]), begin, end));
+  GE_DISPATCH_NUMERIC(
+      static_cast<ge::DataType>(t.dtype),
+      RunOp<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<const scalar_t*>(args->addrs[1]),
+                      static_cast<scalar_t*>(args->addrs[2]), begin, end));
 }
 
 // ---- define ----------------------------------------------------------------------------------
-const std::vector<ge::DataType> kNumeric = {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT8,  ge::DT_INT16,
-                                            ge::DT_INT32, ge::DT_INT64,  ge::DT_UINT8, ge::DT_UINT16,
-                                            ge::DT_UINT32, ge::DT_UINT64};
+const std::vector<ge::DataType> kNumeric = {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT8,   ge::DT_INT16,  ge::DT_INT32,
+                                            ge::DT_INT64, ge::DT_UINT8,  ge::DT_UINT16, ge::DT_UINT32, ge::DT_UINT64};
 
 template <BinOp kOp>
 class BinaryOpDef : public ::ops::OpDef {

@@ -10,8 +10,23 @@ namespace ge::ops_nary {
 using namespace ge::ops_util;
 
 enum class N : int32_t {
-  kEqual, kLess, kGreater, kLessOrEqual, kGreaterOrEqual, kAnd, kOr, kXor, kBitShift, kPow, kMod,
-  kPRelu, kMax, kMin, kSum, kMean, kWhere
+  kEqual,
+  kLess,
+  kGreater,
+  kLessOrEqual,
+  kGreaterOrEqual,
+  kAnd,
+  kOr,
+  kXor,
+  kBitShift,
+  kPow,
+  kMod,
+  kPRelu,
+  kMax,
+  kMin,
+  kSum,
+  kMean,
+  kWhere
 };
 constexpr int kMaxInputs = 8;
 
@@ -37,8 +52,8 @@ std::vector<gert::Shape> InputShapes(const gert::ExtendedKernelContext* ctx, con
   std::vector<gert::Shape> out;
   for (size_t i = 0; i < n; ++i) out.push_back(shapes[i] ? *shapes[i] : gert::Shape());
   gert::Shape tmp;
-  if (prelu && n == 2 && out[1].GetDimNum() == 1 && out[0].GetDimNum() > 2 &&
-      out[1].GetDim(0) == out[0].GetDim(1) && !BroadcastShape(out[0], out[1], &tmp)) {
+  if (prelu && n == 2 && out[1].GetDimNum() == 1 && out[0].GetDimNum() > 2 && out[1].GetDim(0) == out[0].GetDim(1) &&
+      !BroadcastShape(out[0], out[1], &tmp)) {
     gert::Shape s;
     s.AppendDim(out[1].GetDim(0));
     for (size_t d = 2; d < out[0].GetDimNum(); ++d) s.AppendDim(1);
@@ -133,15 +148,22 @@ void RunArith(const NaryTiling& t, const T* a, const T* b, T* y, int64_t beg, in
   switch (static_cast<N>(t.op)) {
     case N::kBitShift:
       if constexpr (std::is_integral_v<C> && !std::is_same_v<C, bool>) {
-        if (t.flag) Binary(t, a, b, y, beg, end, [](C x, C z) { return C(x << z); });
-        else Binary(t, a, b, y, beg, end, [](C x, C z) { return C(x >> z); });
+        if (t.flag)
+          Binary(t, a, b, y, beg, end, [](C x, C z) { return C(x << z); });
+        else
+          Binary(t, a, b, y, beg, end, [](C x, C z) { return C(x >> z); });
       }
       break;
     case N::kMod: Binary(t, a, b, y, beg, end, [&](C x, C z) { return ModOf<C>(x, z, t.flag); }); break;
     case N::kPRelu: Binary(t, a, b, y, beg, end, [](C x, C z) { return x < C(0) ? C(x * z) : x; }); break;
-    case N::kMax: Binary(t, a, b, y, beg, end, [](C x, C z) { return (std::isnan(double(x)) || x > z) ? x : z; }); break;
-    case N::kMin: Binary(t, a, b, y, beg, end, [](C x, C z) { return (std::isnan(double(x)) || x < z) ? x : z; }); break;
-    case N::kSum: case N::kMean: Binary(t, a, b, y, beg, end, [](C x, C z) { return C(x + z); }); break;
+    case N::kMax:
+      Binary(t, a, b, y, beg, end, [](C x, C z) { return (std::isnan(double(x)) || x > z) ? x : z; });
+      break;
+    case N::kMin:
+      Binary(t, a, b, y, beg, end, [](C x, C z) { return (std::isnan(double(x)) || x < z) ? x : z; });
+      break;
+    case N::kSum:
+    case N::kMean: Binary(t, a, b, y, beg, end, [](C x, C z) { return C(x + z); }); break;
     default: break;
   }
 }
@@ -201,9 +223,12 @@ void Kernel(const aclrtKernelArgs* args) {
     } else if (op == N::kWhere) {
       RunWhere<T>(t, a, beg, end);
     } else if constexpr (!std::is_same_v<T, bool>) {
-      if (op == N::kPow) RunPow(t, static_cast<const T*>(a[0]), a[1], static_cast<T*>(a[2]), beg, end);
-      else if (op >= N::kMax) RunVariadic<T>(t, a, beg, end);
-      else RunArith(t, static_cast<const T*>(a[0]), static_cast<const T*>(a[1]), static_cast<T*>(a[2]), beg, end);
+      if (op == N::kPow)
+        RunPow(t, static_cast<const T*>(a[0]), a[1], static_cast<T*>(a[2]), beg, end);
+      else if (op >= N::kMax)
+        RunVariadic<T>(t, a, beg, end);
+      else
+        RunArith(t, static_cast<const T*>(a[0]), static_cast<const T*>(a[1]), static_cast<T*>(a[2]), beg, end);
     }
   });
 }
@@ -225,7 +250,9 @@ class NaryOpDef : public ::ops::OpDef {
       this->Input("A").ParamType(::ops::REQUIRED).DataType(types);
       this->Input("B").ParamType(::ops::REQUIRED).DataType(types);
     }
-    this->Output("C").ParamType(::ops::REQUIRED).DataType(IsCompare(kOp) ? std::vector<ge::DataType>{ge::DT_BOOL} : types);
+    this->Output("C")
+        .ParamType(::ops::REQUIRED)
+        .DataType(IsCompare(kOp) ? std::vector<ge::DataType>{ge::DT_BOOL} : types);
     if (kOp == N::kBitShift) this->Attr("direction").AttrType(::ops::REQUIRED).String();
     if (kOp == N::kMod) this->Attr("fmod").AttrType(::ops::OPTIONAL).Int(0);
     this->SetInferShape(InferShape<kOp>);

@@ -10,9 +10,33 @@ namespace ge::ops_unary {
 using namespace ge::ops_util;
 
 enum class U : int32_t {
-  kAbs, kNeg, kSign, kExp, kLog, kSqrt, kReciprocal, kSigmoid, kTanh, kErf, kSin, kCos, kTan,
-  kAsin, kAcos, kAtan, kSinh, kCosh, kAsinh, kAcosh, kAtanh, kFloor, kCeil, kRound, kNot,
-  kIsNaN, kIsInf
+  kAbs,
+  kNeg,
+  kSign,
+  kExp,
+  kLog,
+  kSqrt,
+  kReciprocal,
+  kSigmoid,
+  kTanh,
+  kErf,
+  kSin,
+  kCos,
+  kTan,
+  kAsin,
+  kAcos,
+  kAtan,
+  kSinh,
+  kCosh,
+  kAsinh,
+  kAcosh,
+  kAtanh,
+  kFloor,
+  kCeil,
+  kRound,
+  kNot,
+  kIsNaN,
+  kIsInf
 };
 
 struct UnaryTiling {
@@ -56,8 +80,10 @@ void RunInt(U op, const T* x, T* y, int64_t b, int64_t e) {
   }
   switch (op) {
     case U::kAbs:
-      if constexpr (std::is_signed_v<T>) Loop(x, y, b, e, [](T v) { return v < 0 ? T(-v) : v; });
-      else Loop(x, y, b, e, [](T v) { return v; });
+      if constexpr (std::is_signed_v<T>)
+        Loop(x, y, b, e, [](T v) { return v < 0 ? T(-v) : v; });
+      else
+        Loop(x, y, b, e, [](T v) { return v; });
       break;
     case U::kNeg: Loop(x, y, b, e, [](T v) { return T(-v); }); break;
     case U::kSign: Loop(x, y, b, e, [](T v) { return T(v > 0 ? 1 : (v < T(0) ? -1 : 0)); }); break;
@@ -158,7 +184,7 @@ class UnaryOpDef : public ::ops::OpDef {
 }  // namespace ge::ops_unary
 
 namespace ops {
-#define GE_UNARY_OP(Name)                                      \
+#define GE_UNARY_OP(Name)                                            \
   using Name = ge::ops_unary::UnaryOpDef<ge::ops_unary::U::k##Name>; \
   OP_ADD(Name)
 GE_UNARY_OP(Abs);

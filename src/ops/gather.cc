@@ -186,11 +186,16 @@ void Kernel(const aclrtKernelArgs* args) {
   GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype), {
     using T = scalar_t;
     const T* x = static_cast<const T*>(a[0]);
-    if (op == G::kGather) RunGather(t, x, a[1], static_cast<T*>(a[2]), b, e);
-    else if (op == G::kGatherElements) RunGatherElements(t, x, a[1], static_cast<T*>(a[2]), b, e);
-    else if (op == G::kGatherND) RunGatherND(t, x, a[1], static_cast<T*>(a[2]), b, e);
-    else if constexpr (!std::is_same_v<T, bool>) RunScatter<T>(t, a);
-    else if (args->blockIdx == 0) RunScatter<uint8_t>(t, a);
+    if (op == G::kGather)
+      RunGather(t, x, a[1], static_cast<T*>(a[2]), b, e);
+    else if (op == G::kGatherElements)
+      RunGatherElements(t, x, a[1], static_cast<T*>(a[2]), b, e);
+    else if (op == G::kGatherND)
+      RunGatherND(t, x, a[1], static_cast<T*>(a[2]), b, e);
+    else if constexpr (!std::is_same_v<T, bool>)
+      RunScatter<T>(t, a);
+    else if (args->blockIdx == 0)
+      RunScatter<uint8_t>(t, a);
   });
 }
 
@@ -203,8 +208,10 @@ class GatherOpDef : public ::ops::OpDef {
     this->Input("indices").ParamType(::ops::REQUIRED).DataType({ge::DT_INT64, ge::DT_INT32});
     if (scatter) this->Input("updates").ParamType(::ops::REQUIRED).DataType(kAllTypes);
     this->Output("output").ParamType(::ops::REQUIRED).DataType(kAllTypes);
-    if (kOp == G::kGatherND) this->Attr("batch_dims").AttrType(::ops::OPTIONAL).Int(0);
-    else if (kOp != G::kScatterND) this->Attr("axis").AttrType(::ops::OPTIONAL).Int(0);
+    if (kOp == G::kGatherND)
+      this->Attr("batch_dims").AttrType(::ops::OPTIONAL).Int(0);
+    else if (kOp != G::kScatterND)
+      this->Attr("axis").AttrType(::ops::OPTIONAL).Int(0);
     if (scatter) this->Attr("reduction").AttrType(::ops::OPTIONAL).String("none");
     this->SetInferShape(InferShape<kOp>);
     this->SetInferDataType(InferDataTypeSameAsInput0);
@@ -215,7 +222,7 @@ class GatherOpDef : public ::ops::OpDef {
 }  // namespace ge::ops_gather
 
 namespace ops {
-#define GE_GATHER_OP(Name)                                                \
+#define GE_GATHER_OP(Name)                                              \
   using Name = ge::ops_gather::GatherOpDef<ge::ops_gather::G::k##Name>; \
   OP_ADD(Name)
 GE_GATHER_OP(Gather);

@@ -26,21 +26,21 @@ void GemmRef(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T
   }
 }
 
-template void GemmRef<float>(bool, bool, int64_t, int64_t, int64_t, float, const float*, int64_t, const float*,
-                             int64_t, float, float*, int64_t);
+template void GemmRef<float>(bool, bool, int64_t, int64_t, int64_t, float, const float*, int64_t, const float*, int64_t,
+                             float, float*, int64_t);
 template void GemmRef<double>(bool, bool, int64_t, int64_t, int64_t, double, const double*, int64_t, const double*,
                               int64_t, double, double*, int64_t);
-template void GemmRef<int32_t>(bool, bool, int64_t, int64_t, int64_t, int32_t, const int32_t*, int64_t,
-                               const int32_t*, int64_t, int32_t, int32_t*, int64_t);
-template void GemmRef<int64_t>(bool, bool, int64_t, int64_t, int64_t, int64_t, const int64_t*, int64_t,
-                               const int64_t*, int64_t, int64_t, int64_t*, int64_t);
+template void GemmRef<int32_t>(bool, bool, int64_t, int64_t, int64_t, int32_t, const int32_t*, int64_t, const int32_t*,
+                               int64_t, int32_t, int32_t*, int64_t);
+template void GemmRef<int64_t>(bool, bool, int64_t, int64_t, int64_t, int64_t, const int64_t*, int64_t, const int64_t*,
+                               int64_t, int64_t, int64_t*, int64_t);
 template void GemmRef<uint32_t>(bool, bool, int64_t, int64_t, int64_t, uint32_t, const uint32_t*, int64_t,
                                 const uint32_t*, int64_t, uint32_t, uint32_t*, int64_t);
 template void GemmRef<uint64_t>(bool, bool, int64_t, int64_t, int64_t, uint64_t, const uint64_t*, int64_t,
                                 const uint64_t*, int64_t, uint64_t, uint64_t*, int64_t);
 
-void Sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
-           const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
+void Sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
+           int64_t ldb, float beta, float* c, int64_t ldc) {
   if (m <= 0 || n <= 0) return;
 #ifdef GE_HAVE_DNNL
   // The device's core threads are the parallelism: oneDNN runs single-threaded inside a block.

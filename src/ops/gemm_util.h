@@ -12,8 +12,8 @@ void Sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float al
            const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
 
 template <typename T>
-void GemmRef(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
-             const T* b, int64_t ldb, T beta, T* c, int64_t ldc);
+void GemmRef(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
+             int64_t ldb, T beta, T* c, int64_t ldc);
 
 }  // namespace ge::ops_util
 

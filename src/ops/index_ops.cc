@@ -68,8 +68,8 @@ void CumSumKernel(const aclrtKernelArgs* args) {
 // ---- TopK: X, K; attrs axis, largest, sorted; outputs Values, Indices ---------------------------
 template <typename Ctx>
 bool TopKParams(const Ctx* ctx, const gert::Shape& x, int64_t* ax, int64_t* k) {
-  return ScalarInput(ctx, 1, k) && NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, -1), x.GetDimNum(), ax) &&
-         *k >= 0 && *k <= x.GetDim(*ax);
+  return ScalarInput(ctx, 1, k) && NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, -1), x.GetDimNum(), ax) && *k >= 0 &&
+         *k <= x.GetDim(*ax);
 }
 
 ge::graphStatus TopKShape(gert::InferShapeContext* ctx) {
@@ -110,12 +110,12 @@ void TopKKernel(const aclrtKernelArgs* args) {
     auto* yi = static_cast<int64_t*>(args->addrs[3]);
     std::vector<int64_t> order(t.axis);
     for (int64_t line = b; line < e; ++line) {
-      int64_t base = (line / t.inner) * t.axis * t.inner + line % t.inner, obase = (line / t.inner) * t.k * t.inner + line % t.inner;
+      int64_t base = (line / t.inner) * t.axis * t.inner + line % t.inner,
+              obase = (line / t.inner) * t.k * t.inner + line % t.inner;
       std::iota(order.begin(), order.end(), 0);
       auto val = [&](int64_t i) { return static_cast<C>(x[base + i * t.inner]); };
-      std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
-        return t.flag0 ? val(p) > val(q) : val(p) < val(q);
-      });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int64_t p, int64_t q) { return t.flag0 ? val(p) > val(q) : val(p) < val(q); });
       for (int64_t j = 0; j < t.k; ++j) {
         y[obase + j * t.inner] = x[base + order[j] * t.inner];
         yi[obase + j * t.inner] = order[j];
@@ -158,7 +158,8 @@ bool OneHotParams(const Ctx* ctx, const gert::Shape& idx, int64_t* ax, int64_t* 
   double d = 0;
   const gert::Tensor* dt = ctx->GetInputTensor(1);
   if (dt == nullptr || dt->GetAddr() == nullptr) return false;
-  if (!GE_DISPATCH_ALL(dt->GetDataType(), d = static_cast<double>(static_cast<ComputeT<scalar_t>>(*dt->GetData<scalar_t>()))))
+  if (!GE_DISPATCH_ALL(dt->GetDataType(),
+                       d = static_cast<double>(static_cast<ComputeT<scalar_t>>(*dt->GetData<scalar_t>()))))
     return false;
   *depth = static_cast<int64_t>(d);
   return NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, -1), idx.GetDimNum() + 1, ax);
@@ -174,7 +175,9 @@ ge::graphStatus OneHotShape(gert::InferShapeContext* ctx) {
   return ge::GRAPH_SUCCESS;
 }
 
-ge::graphStatus OneHotDataType(gert::InferDataTypeContext* ctx) { return ctx->SetOutputDataType(0, ctx->GetInputDataType(2)); }
+ge::graphStatus OneHotDataType(gert::InferDataTypeContext* ctx) {
+  return ctx->SetOutputDataType(0, ctx->GetInputDataType(2));
+}
 
 struct OneHotTiling {
   int32_t idx_dtype, val_dtype;

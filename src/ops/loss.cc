@@ -65,7 +65,8 @@ void LogSoftmaxC(const LossTiling& t, const T* x, std::vector<double>* lp) {
       double mx = -INFINITY, sum = 0;
       for (int64_t c = 0; c < t.c; ++c) mx = std::max(mx, static_cast<double>(x[base + c * t.d]));
       for (int64_t c = 0; c < t.c; ++c) sum += std::exp(static_cast<double>(x[base + c * t.d]) - mx);
-      for (int64_t c = 0; c < t.c; ++c) (*lp)[base + c * t.d] = static_cast<double>(x[base + c * t.d]) - mx - std::log(sum);
+      for (int64_t c = 0; c < t.c; ++c)
+        (*lp)[base + c * t.d] = static_cast<double>(x[base + c * t.d]) - mx - std::log(sum);
     }
 }
 

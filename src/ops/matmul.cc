@@ -14,7 +14,7 @@ struct MatMulTiling {
   int64_t batch_dims[kMaxRank];  // output batch dims
   int64_t a_bstride[kMaxRank];   // per batch dim, in matrices (0 = broadcast)
   int64_t b_bstride[kMaxRank];
-  int64_t rows_per_block_unit;   // work units = batch * m_chunks
+  int64_t rows_per_block_unit;  // work units = batch * m_chunks
   int64_t m_chunks;
 };
 
@@ -91,8 +91,10 @@ void RunMatMul(const MatMulTiling& t, const T* a, const T* b, T* c, int64_t begi
     const T* ap = a + ao * t.m * t.k + m0 * t.k;
     const T* bp = b + bo * t.k * t.n;
     T* cp = c + bi * t.m * t.n + m0 * t.n;
-    if constexpr (std::is_same_v<T, float>) Sgemm(false, false, m1 - m0, t.n, t.k, 1.f, ap, t.k, bp, t.n, 0.f, cp, t.n);
-    else GemmRef<T>(false, false, m1 - m0, t.n, t.k, T(1), ap, t.k, bp, t.n, T(0), cp, t.n);
+    if constexpr (std::is_same_v<T, float>)
+      Sgemm(false, false, m1 - m0, t.n, t.k, 1.f, ap, t.k, bp, t.n, 0.f, cp, t.n);
+    else
+      GemmRef<T>(false, false, m1 - m0, t.n, t.k, T(1), ap, t.k, bp, t.n, T(0), cp, t.n);
   }
 }
 
@@ -161,7 +163,8 @@ ge::graphStatus GemmTilingFunc(gert::TilingContext* ctx) {
     t.c_rs = strides[0];
     t.c_cs = strides[1];
   }
-  ctx->SetBlockDim(static_cast<uint32_t>(std::min<int64_t>(ChooseBlockDim(ctx, t.m * t.n * t.k, 1 << 18), std::max<int64_t>(t.m, 1))));
+  ctx->SetBlockDim(static_cast<uint32_t>(
+      std::min<int64_t>(ChooseBlockDim(ctx, t.m * t.n * t.k, 1 << 18), std::max<int64_t>(t.m, 1))));
   return SetTiling(ctx, t);
 }
 
@@ -172,8 +175,10 @@ void RunGemm(const GemmTiling& t, const T* a, const T* b, const T* c, T* y, int6
   const T* ap = t.trans_a ? a + m0 : a + m0 * t.k;
   int64_t lda = t.trans_a ? t.m : t.k, ldb = t.trans_b ? t.k : t.n;
   T beta = t.has_c ? T(t.beta) : T(0);
-  if constexpr (std::is_same_v<T, float>) Sgemm(t.trans_a, t.trans_b, m1 - m0, t.n, t.k, t.alpha, ap, lda, b, ldb, beta, y + m0 * t.n, t.n);
-  else GemmRef<T>(t.trans_a, t.trans_b, m1 - m0, t.n, t.k, T(t.alpha), ap, lda, b, ldb, beta, y + m0 * t.n, t.n);
+  if constexpr (std::is_same_v<T, float>)
+    Sgemm(t.trans_a, t.trans_b, m1 - m0, t.n, t.k, t.alpha, ap, lda, b, ldb, beta, y + m0 * t.n, t.n);
+  else
+    GemmRef<T>(t.trans_a, t.trans_b, m1 - m0, t.n, t.k, T(t.alpha), ap, lda, b, ldb, beta, y + m0 * t.n, t.n);
 }
 
 void GemmKernel(const aclrtKernelArgs* args) {
@@ -182,15 +187,24 @@ void GemmKernel(const aclrtKernelArgs* args) {
   BlockRange(t.m, args->blockIdx, args->blockDim, &m0, &m1);
   void* const* p = args->addrs;
   switch (static_cast<ge::DataType>(t.dtype)) {
-    case ge::DT_FLOAT: RunGemm<float>(t, (const float*)p[0], (const float*)p[1], (const float*)p[2], (float*)p[3], m0, m1); break;
-    case ge::DT_DOUBLE: RunGemm<double>(t, (const double*)p[0], (const double*)p[1], (const double*)p[2], (double*)p[3], m0, m1); break;
-    case ge::DT_INT32: RunGemm<int32_t>(t, (const int32_t*)p[0], (const int32_t*)p[1], (const int32_t*)p[2], (int32_t*)p[3], m0, m1); break;
-    case ge::DT_INT64: RunGemm<int64_t>(t, (const int64_t*)p[0], (const int64_t*)p[1], (const int64_t*)p[2], (int64_t*)p[3], m0, m1); break;
+    case ge::DT_FLOAT:
+      RunGemm<float>(t, (const float*)p[0], (const float*)p[1], (const float*)p[2], (float*)p[3], m0, m1);
+      break;
+    case ge::DT_DOUBLE:
+      RunGemm<double>(t, (const double*)p[0], (const double*)p[1], (const double*)p[2], (double*)p[3], m0, m1);
+      break;
+    case ge::DT_INT32:
+      RunGemm<int32_t>(t, (const int32_t*)p[0], (const int32_t*)p[1], (const int32_t*)p[2], (int32_t*)p[3], m0, m1);
+      break;
+    case ge::DT_INT64:
+      RunGemm<int64_t>(t, (const int64_t*)p[0], (const int64_t*)p[1], (const int64_t*)p[2], (int64_t*)p[3], m0, m1);
+      break;
     default: break;
   }
 }
 
-const std::vector<ge::DataType> kTypes = {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT32, ge::DT_INT64, ge::DT_UINT32, ge::DT_UINT64};
+const std::vector<ge::DataType> kTypes = {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT32,
+                                          ge::DT_INT64, ge::DT_UINT32, ge::DT_UINT64};
 
 }  // namespace ge::ops_matmul
 

@@ -122,8 +122,8 @@ ge::graphStatus UniqueDtype(gert::InferDataTypeContext* ctx) {
 
 ge::graphStatus UniqueTiling(gert::TilingContext* ctx) {
   UniqueGeom g{};
-  if (!UniqueGeometry(ctx->GetInputShape(0)->GetStorageShape(), ctx->GetInputDesc(0)->GetDataType(),
-                      ctx->GetAttrs(), &g))
+  if (!UniqueGeometry(ctx->GetInputShape(0)->GetStorageShape(), ctx->GetInputDesc(0)->GetDataType(), ctx->GetAttrs(),
+                      &g))
     return ge::GRAPH_FAILED;
   ctx->SetBlockDim(1);
   return SetTiling(ctx, g);
@@ -138,8 +138,7 @@ void UniqueKernel(const aclrtKernelArgs* args) {
   auto* y = static_cast<uint8_t*>(args->addrs[1]);
   size_t row = static_cast<size_t>(g.inner * g.elem);
   for (int64_t o = 0; o < g.outer; ++o)
-    for (int64_t k = 0; k < n; ++k)
-      std::memcpy(y + (o * n + k) * row, x + (o * g.slices + r.first[k]) * row, row);
+    for (int64_t k = 0; k < n; ++k) std::memcpy(y + (o * n + k) * row, x + (o * g.slices + r.first[k]) * row, row);
   std::copy(r.first.begin(), r.first.end(), static_cast<int64_t*>(args->addrs[2]));
   std::copy(r.inverse.begin(), r.inverse.end(), static_cast<int64_t*>(args->addrs[3]));
   std::copy(r.counts.begin(), r.counts.end(), static_cast<int64_t*>(args->addrs[4]));
@@ -271,8 +270,8 @@ void DetKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<DetTiling>(args);
   int64_t b, e;
   BlockRange(t.batch, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_FLOATS(static_cast<ge::DataType>(t.dtype),
-                     DetRun(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<scalar_t*>(args->addrs[1]), b, e));
+  GE_DISPATCH_FLOATS(static_cast<ge::DataType>(t.dtype), DetRun(t, static_cast<const scalar_t*>(args->addrs[0]),
+                                                                static_cast<scalar_t*>(args->addrs[1]), b, e));
 }
 
 // ---- MaxUnpool ---------------------------------------------------------------------------------

@@ -118,8 +118,7 @@ ge::graphStatus ExpandShape(gert::InferShapeContext* ctx) {
   if (!ReadInt64s(ctx->GetInputTensor(1), &dims)) return ge::GRAPH_FAILED;
   gert::Shape target;
   SetDims(&target, dims);
-  return BroadcastShape(*ctx->GetInputShape(0), target, ctx->GetOutputShape(0)) ? ge::GRAPH_SUCCESS
-                                                                                 : ge::GRAPH_FAILED;
+  return BroadcastShape(*ctx->GetInputShape(0), target, ctx->GetOutputShape(0)) ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
 }
 
 ge::graphStatus ExpandTiling(gert::TilingContext* ctx) {
@@ -168,8 +167,10 @@ ge::graphStatus D2SShape(gert::InferShapeContext* ctx) {
   int64_t b = AttrInt(ctx->GetAttrs(), 0, 0);
   if (x.GetDimNum() != 4 || b <= 0) return ge::GRAPH_FAILED;
   int64_t n = x.GetDim(0), c = x.GetDim(1), h = x.GetDim(2), w = x.GetDim(3);
-  if (kToSpace) SetDims(ctx->GetOutputShape(0), {n, c / (b * b), h * b, w * b});
-  else SetDims(ctx->GetOutputShape(0), {n, c * b * b, h / b, w / b});
+  if (kToSpace)
+    SetDims(ctx->GetOutputShape(0), {n, c / (b * b), h * b, w * b});
+  else
+    SetDims(ctx->GetOutputShape(0), {n, c * b * b, h / b, w / b});
   return ge::GRAPH_SUCCESS;
 }
 
@@ -293,15 +294,13 @@ struct Tile : ViewOpDef {
   }
 };
 struct DepthToSpace : ViewOpDef {
-  explicit DepthToSpace(const char* n)
-      : ViewOpDef(n, ge::ops_move::D2SShape<true>, ge::ops_move::D2STiling<true>) {
+  explicit DepthToSpace(const char* n) : ViewOpDef(n, ge::ops_move::D2SShape<true>, ge::ops_move::D2STiling<true>) {
     Attr("blocksize").AttrType(REQUIRED).Int();
     Attr("mode").AttrType(OPTIONAL).String("DCR");
   }
 };
 struct SpaceToDepth : ViewOpDef {
-  explicit SpaceToDepth(const char* n)
-      : ViewOpDef(n, ge::ops_move::D2SShape<false>, ge::ops_move::D2STiling<false>) {
+  explicit SpaceToDepth(const char* n) : ViewOpDef(n, ge::ops_move::D2SShape<false>, ge::ops_move::D2STiling<false>) {
     Attr("blocksize").AttrType(REQUIRED).Int();
   }
 };

@@ -118,7 +118,8 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
 
 void Kernel(const aclrtKernelArgs* args) {
   const auto& p = GetTiling<NmsParams>(args);
-  auto rows = Select(p, static_cast<const float*>(args->addrs[kBoxes]), static_cast<const float*>(args->addrs[kScores]));
+  auto rows =
+      Select(p, static_cast<const float*>(args->addrs[kBoxes]), static_cast<const float*>(args->addrs[kScores]));
   auto* y = static_cast<int64_t*>(args->addrs[5]);
   for (size_t r = 0; r < rows.size(); ++r) std::copy(rows[r].begin(), rows[r].end(), y + 3 * r);
 }

@@ -243,7 +243,9 @@ void Kernel(const aclrtKernelArgs* args) {
       case K::kBatch: RunBatch<scalar_t>(t, args->addrs, b, e); break;
       case K::kInstance: RunInstance<scalar_t>(t, args->addrs, b, e); break;
       case K::kLrn: RunLrn<scalar_t>(t, args->addrs, b, e); break;
-      case K::kMvn: if (b < e) RunMvn<scalar_t>(t, args->addrs); break;
+      case K::kMvn:
+        if (b < e) RunMvn<scalar_t>(t, args->addrs);
+        break;
     }
   });
 }
@@ -252,7 +254,10 @@ template <K kKind>
 ge::graphStatus TilingWithBlocks(gert::TilingContext* ctx) {
   if (Tiling<kKind>(ctx) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
   const auto* t = static_cast<const NormTiling*>(ctx->GetRawTilingData()->GetData());
-  int64_t work = kKind == K::kLayer ? t->outer : kKind == K::kBatch ? t->chan : kKind == K::kMvn ? 1 : t->outer * t->chan;
+  int64_t work = kKind == K::kLayer   ? t->outer
+                 : kKind == K::kBatch ? t->chan
+                 : kKind == K::kMvn   ? 1
+                                      : t->outer * t->chan;
   ctx->SetBlockDim(ChooseBlockDim(ctx, work * std::max<int64_t>(t->inner, 1), 1 << 14));
   return ge::GRAPH_SUCCESS;
 }
@@ -279,7 +284,8 @@ struct LayerNormalization : OpDef {
 };
 struct BatchNormalization : OpDef {
   explicit BatchNormalization(const char* n) : OpDef(n) {
-    for (const char* in : {"X", "scale", "B", "input_mean", "input_var"}) Input(in).ParamType(REQUIRED).DataType(kFloatTypes);
+    for (const char* in : {"X", "scale", "B", "input_mean", "input_var"})
+      Input(in).ParamType(REQUIRED).DataType(kFloatTypes);
     Output("Y").ParamType(REQUIRED).DataType(kFloatTypes);
     Output("running_mean").ParamType(OPTIONAL).DataType(kFloatTypes);
     Output("running_var").ParamType(OPTIONAL).DataType(kFloatTypes);

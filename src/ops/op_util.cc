@@ -56,8 +56,7 @@ ge::graphStatus InferShapeSameAsInput0(gert::InferShapeContext* ctx) {
 }
 
 ge::graphStatus InferDataTypeSameAsInput0(gert::InferDataTypeContext* ctx) {
-  for (size_t i = 0; i < ctx->GetComputeNodeOutputNum(); ++i)
-    ctx->SetOutputDataType(i, ctx->GetInputDataType(0));
+  for (size_t i = 0; i < ctx->GetComputeNodeOutputNum(); ++i) ctx->SetOutputDataType(i, ctx->GetInputDataType(0));
   return ge::GRAPH_SUCCESS;
 }
 

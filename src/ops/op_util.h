@@ -75,15 +75,18 @@ bool ReadInt64s(const gert::Tensor* t, std::vector<int64_t>* out);
 // Calls F<T>(args...) with T the C++ type of dtype `dt`; returns false for unsupported types.
 // GE_DISPATCH_FLOAT: float/double; GE_DISPATCH_NUMERIC: + all integers.
 #define GE_DTYPE_CASE(DT, T, ...) \
-  case ge::DT: { using scalar_t = T; __VA_ARGS__; } break;
-#define GE_DISPATCH_FLOAT(dt, ...)                    \
-  [&] {                                               \
-    switch (dt) {                                     \
-      GE_DTYPE_CASE(DT_FLOAT, float, __VA_ARGS__)     \
-      GE_DTYPE_CASE(DT_DOUBLE, double, __VA_ARGS__)   \
-      default: return false;                          \
-    }                                                 \
-    return true;                                      \
+  case ge::DT: {                  \
+    using scalar_t = T;           \
+    __VA_ARGS__;                  \
+  } break;
+#define GE_DISPATCH_FLOAT(dt, ...)                  \
+  [&] {                                             \
+    switch (dt) {                                   \
+      GE_DTYPE_CASE(DT_FLOAT, float, __VA_ARGS__)   \
+      GE_DTYPE_CASE(DT_DOUBLE, double, __VA_ARGS__) \
+      default: return false;                        \
+    }                                               \
+    return true;                                    \
   }()
 #define GE_DISPATCH_NUMERIC(dt, ...)                  \
   [&] {                                               \

@@ -2,9 +2,9 @@
 
 namespace ge::ops_util {
 
-const std::vector<ge::DataType> kAllTypes = {
-    ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_FLOAT16, ge::DT_BF16,   ge::DT_INT8,   ge::DT_INT16, ge::DT_INT32,
-    ge::DT_INT64, ge::DT_UINT8,  ge::DT_UINT16,  ge::DT_UINT32, ge::DT_UINT64, ge::DT_BOOL};
+const std::vector<ge::DataType> kAllTypes = {ge::DT_FLOAT,  ge::DT_DOUBLE, ge::DT_FLOAT16, ge::DT_BF16,  ge::DT_INT8,
+                                             ge::DT_INT16,  ge::DT_INT32,  ge::DT_INT64,   ge::DT_UINT8, ge::DT_UINT16,
+                                             ge::DT_UINT32, ge::DT_UINT64, ge::DT_BOOL};
 const std::vector<ge::DataType> kFloatTypes = {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_FLOAT16, ge::DT_BF16};
 
 float HalfToFloat(uint16_t h) {
@@ -38,7 +38,7 @@ uint16_t FloatToHalf(float f) {
   uint32_t abs = u & 0x7fffffffu;
   if (abs >= 0x7f800000u) return sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0);
   if (abs >= 0x477ff000u) return sign | 0x7c00u;  // rounds past 65504
-  if (abs < 0x38800000u) {                         // subnormal half or zero
+  if (abs < 0x38800000u) {                        // subnormal half or zero
     if (abs < 0x33000000u) return sign;
     uint32_t exp = abs >> 23, mant = (abs & 0x7fffffu) | 0x800000u;
     uint32_t shift = 126 - exp;  // value / 2^-24 = mant * 2^(exp - 126)
@@ -139,8 +139,7 @@ void StridedCopy(const StridedView& v, const void* in, void* out, int64_t begin,
   GE_DISPATCH_BYTES(v.elem_size, {
     const scalar_t* x = static_cast<const scalar_t*>(in) + v.offset;
     scalar_t* y = static_cast<scalar_t*>(out);
-    ForEachBroadcast<1>(v.rank, v.dims, &v.strides, begin, end,
-                        [&](int64_t i, const int64_t* o) { y[i] = x[o[0]]; });
+    ForEachBroadcast<1>(v.rank, v.dims, &v.strides, begin, end, [&](int64_t i, const int64_t* o) { y[i] = x[o[0]]; });
   });
 }
 

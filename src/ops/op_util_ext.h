@@ -62,8 +62,8 @@ std::vector<float> AttrFloats(const gert::RuntimeAttrs* a, size_t i);
 // Broadcast iteration over `rank` output dims for N inputs with per-dim strides: calls
 // f(i, offs) for output index i in [begin, end) with offs[k] the element offset of input k.
 template <int N, typename F>
-void ForEachBroadcast(int rank, const int64_t* out_dims, const int64_t (*strides)[kMaxRank], int64_t begin,
-                      int64_t end, F&& f) {
+void ForEachBroadcast(int rank, const int64_t* out_dims, const int64_t (*strides)[kMaxRank], int64_t begin, int64_t end,
+                      F&& f) {
   int64_t idx[kMaxRank] = {};
   int64_t offs[N] = {};
   int64_t rem = begin;
@@ -88,60 +88,70 @@ void ForEachBroadcast(int rank, const int64_t* out_dims, const int64_t (*strides
 bool BroadcastShapes(const std::vector<const gert::Shape*>& in, gert::Shape* out);
 
 // Unsigned integer type of a byte size, for ops that only move elements.
-#define GE_DISPATCH_BYTES(size, ...)                  \
-  [&] {                                               \
-    switch (size) {                                   \
-      case 1: { using scalar_t = uint8_t; __VA_ARGS__; } break;  \
-      case 2: { using scalar_t = uint16_t; __VA_ARGS__; } break; \
-      case 4: { using scalar_t = uint32_t; __VA_ARGS__; } break; \
-      case 8: { using scalar_t = uint64_t; __VA_ARGS__; } break; \
-      default: return false;                          \
-    }                                                 \
-    return true;                                      \
+#define GE_DISPATCH_BYTES(size, ...) \
+  [&] {                              \
+    switch (size) {                  \
+      case 1: {                      \
+        using scalar_t = uint8_t;    \
+        __VA_ARGS__;                 \
+      } break;                       \
+      case 2: {                      \
+        using scalar_t = uint16_t;   \
+        __VA_ARGS__;                 \
+      } break;                       \
+      case 4: {                      \
+        using scalar_t = uint32_t;   \
+        __VA_ARGS__;                 \
+      } break;                       \
+      case 8: {                      \
+        using scalar_t = uint64_t;   \
+        __VA_ARGS__;                 \
+      } break;                       \
+      default: return false;         \
+    }                                \
+    return true;                     \
   }()
 
 }  // namespace ge::ops_util
 
 // Numeric types plus the 16-bit floats and bool (as uint8 arithmetic where needed).
-#define GE_DISPATCH_ALL(dt, ...)                                     \
-  [&] {                                                              \
-    switch (dt) {                                                    \
-      GE_DTYPE_CASE(DT_FLOAT, float, __VA_ARGS__)                    \
-      GE_DTYPE_CASE(DT_DOUBLE, double, __VA_ARGS__)                  \
-      GE_DTYPE_CASE(DT_FLOAT16, ge::ops_util::Half, __VA_ARGS__)     \
-      GE_DTYPE_CASE(DT_BF16, ge::ops_util::BFloat16, __VA_ARGS__)    \
-      GE_DTYPE_CASE(DT_INT8, int8_t, __VA_ARGS__)                    \
-      GE_DTYPE_CASE(DT_INT16, int16_t, __VA_ARGS__)                  \
-      GE_DTYPE_CASE(DT_INT32, int32_t, __VA_ARGS__)                  \
-      GE_DTYPE_CASE(DT_INT64, int64_t, __VA_ARGS__)                  \
-      GE_DTYPE_CASE(DT_UINT8, uint8_t, __VA_ARGS__)                  \
-      GE_DTYPE_CASE(DT_UINT16, uint16_t, __VA_ARGS__)                \
-      GE_DTYPE_CASE(DT_UINT32, uint32_t, __VA_ARGS__)                \
-      GE_DTYPE_CASE(DT_UINT64, uint64_t, __VA_ARGS__)                \
-      GE_DTYPE_CASE(DT_BOOL, bool, __VA_ARGS__)                      \
-      default: return false;                                         \
-    }                                                                \
-    return true;                                                     \
+#define GE_DISPATCH_ALL(dt, ...)                                  \
+  [&] {                                                           \
+    switch (dt) {                                                 \
+      GE_DTYPE_CASE(DT_FLOAT, float, __VA_ARGS__)                 \
+      GE_DTYPE_CASE(DT_DOUBLE, double, __VA_ARGS__)               \
+      GE_DTYPE_CASE(DT_FLOAT16, ge::ops_util::Half, __VA_ARGS__)  \
+      GE_DTYPE_CASE(DT_BF16, ge::ops_util::BFloat16, __VA_ARGS__) \
+      GE_DTYPE_CASE(DT_INT8, int8_t, __VA_ARGS__)                 \
+      GE_DTYPE_CASE(DT_INT16, int16_t, __VA_ARGS__)               \
+      GE_DTYPE_CASE(DT_INT32, int32_t, __VA_ARGS__)               \
+      GE_DTYPE_CASE(DT_INT64, int64_t, __VA_ARGS__)               \
+      GE_DTYPE_CASE(DT_UINT8, uint8_t, __VA_ARGS__)               \
+      GE_DTYPE_CASE(DT_UINT16, uint16_t, __VA_ARGS__)             \
+      GE_DTYPE_CASE(DT_UINT32, uint32_t, __VA_ARGS__)             \
+      GE_DTYPE_CASE(DT_UINT64, uint64_t, __VA_ARGS__)             \
+      GE_DTYPE_CASE(DT_BOOL, bool, __VA_ARGS__)                   \
+      default: return false;                                      \
+    }                                                             \
+    return true;                                                  \
   }()
 // Floating types including the 16-bit ones.
-#define GE_DISPATCH_FLOATS(dt, ...)                                  \
-  [&] {                                                              \
-    switch (dt) {                                                    \
-      GE_DTYPE_CASE(DT_FLOAT, float, __VA_ARGS__)                    \
-      GE_DTYPE_CASE(DT_DOUBLE, double, __VA_ARGS__)                  \
-      GE_DTYPE_CASE(DT_FLOAT16, ge::ops_util::Half, __VA_ARGS__)     \
-      GE_DTYPE_CASE(DT_BF16, ge::ops_util::BFloat16, __VA_ARGS__)    \
-      default: return false;                                         \
-    }                                                                \
-    return true;                                                     \
+#define GE_DISPATCH_FLOATS(dt, ...)                               \
+  [&] {                                                           \
+    switch (dt) {                                                 \
+      GE_DTYPE_CASE(DT_FLOAT, float, __VA_ARGS__)                 \
+      GE_DTYPE_CASE(DT_DOUBLE, double, __VA_ARGS__)               \
+      GE_DTYPE_CASE(DT_FLOAT16, ge::ops_util::Half, __VA_ARGS__)  \
+      GE_DTYPE_CASE(DT_BF16, ge::ops_util::BFloat16, __VA_ARGS__) \
+      default: return false;                                      \
+    }                                                             \
+    return true;                                                  \
   }()
 
 namespace ge::ops_util {
 extern const std::vector<ge::DataType> kAllTypes;    // numeric + 16-bit floats + bool
 extern const std::vector<ge::DataType> kFloatTypes;  // float, double, float16, bfloat16
 }  // namespace ge::ops_util
-
-
 
 namespace ge::ops_util {
 

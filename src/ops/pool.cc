@@ -53,7 +53,8 @@ ge::graphStatus MaxPoolTiling(gert::TilingContext* ctx) {
   t.has_indices = ctx->GetComputeNodeOutputNum() > 1 && ctx->GetOutputDesc(1) != nullptr;
   t.planes = x.GetDim(0) * x.GetDim(1);
   int64_t work = t.planes * t.w.out[0] * t.w.out[1] * t.w.out[2] * t.w.kernel[0] * t.w.kernel[1] * t.w.kernel[2];
-  ctx->SetBlockDim(static_cast<uint32_t>(std::min<int64_t>(ChooseBlockDim(ctx, work, 1 << 15), std::max<int64_t>(t.planes, 1))));
+  ctx->SetBlockDim(
+      static_cast<uint32_t>(std::min<int64_t>(ChooseBlockDim(ctx, work, 1 << 15), std::max<int64_t>(t.planes, 1))));
   return SetTiling(ctx, t);
 }
 
@@ -77,7 +78,10 @@ void MaxPoolPlane(const PoolTiling& t, const T* x, T* y, int64_t* ind, int64_t p
               int64_t iw = ow * w.stride[2] - w.pad_begin[2] + kw * w.dilation[2];
               if (iw < 0 || iw >= w.in[2]) continue;
               int64_t i = (id * w.in[1] + ih) * w.in[2] + iw;
-              if (best_i < 0 || xp[i] > best) { best = xp[i]; best_i = i; }
+              if (best_i < 0 || xp[i] > best) {
+                best = xp[i];
+                best_i = i;
+              }
             }
           }
         }
@@ -101,7 +105,8 @@ void MaxPoolKernel(const aclrtKernelArgs* args) {
   int64_t* ind = t.has_indices ? static_cast<int64_t*>(args->addrs[2]) : nullptr;
   GE_DISPATCH_NUMERIC(static_cast<ge::DataType>(t.dtype), {
     for (int64_t p = b; p < e; ++p)
-      MaxPoolPlane<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<scalar_t*>(args->addrs[1]), ind, p);
+      MaxPoolPlane<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<scalar_t*>(args->addrs[1]),
+                             ind, p);
   });
 }
 
@@ -124,7 +129,8 @@ ge::graphStatus GapTilingFunc(gert::TilingContext* ctx) {
   const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
   GapTiling t{ctx->GetInputDesc(0)->GetDataType(), x.GetDim(0) * x.GetDim(1), 1};
   for (size_t i = 2; i < x.GetDimNum(); ++i) t.pix *= x.GetDim(i);
-  ctx->SetBlockDim(static_cast<uint32_t>(std::min<int64_t>(ChooseBlockDim(ctx, t.planes * t.pix, 1 << 15), std::max<int64_t>(t.planes, 1))));
+  ctx->SetBlockDim(static_cast<uint32_t>(
+      std::min<int64_t>(ChooseBlockDim(ctx, t.planes * t.pix, 1 << 15), std::max<int64_t>(t.planes, 1))));
   return SetTiling(ctx, t);
 }
 

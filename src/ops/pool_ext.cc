@@ -83,9 +83,12 @@ double Window(const PoolExtTiling& t, const T* x, const int64_t* s) {
       for (int64_t k = lo[2]; k < hi[2]; k += w.dilation[2]) {
         if (i < 0 || j < 0 || k < 0 || i >= w.in[0] || j >= w.in[1] || k >= w.in[2]) continue;
         double v = static_cast<double>(static_cast<ComputeT<T>>(x[(i * w.in[1] + j) * w.in[2] + k]));
-        if (op == P::kGlobalMax) acc = std::max(acc, v);
-        else if (op == P::kAverage) acc += v;
-        else acc += std::pow(std::fabs(v), t.p);
+        if (op == P::kGlobalMax)
+          acc = std::max(acc, v);
+        else if (op == P::kAverage)
+          acc += v;
+        else
+          acc += std::pow(std::fabs(v), t.p);
         ++count;
       }
   if (op == P::kAverage) return acc / static_cast<double>(t.include_pad ? padded : std::max<int64_t>(count, 1));
@@ -112,8 +115,8 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<PoolExtTiling>(args);
   int64_t b, e;
   BlockRange(t.planes, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_FLOATS(static_cast<ge::DataType>(t.dtype),
-                     Run(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<scalar_t*>(args->addrs[1]), b, e));
+  GE_DISPATCH_FLOATS(static_cast<ge::DataType>(t.dtype), Run(t, static_cast<const scalar_t*>(args->addrs[0]),
+                                                             static_cast<scalar_t*>(args->addrs[1]), b, e));
 }
 
 template <P kOp>
@@ -125,8 +128,10 @@ class PoolExtOpDef : public ::ops::OpDef {
     if (kOp == P::kAverage || kOp == P::kLp) {
       this->Attr("auto_pad").AttrType(::ops::OPTIONAL).String("NOTSET");
       this->Attr("ceil_mode").AttrType(::ops::OPTIONAL).Int(0);
-      if (kOp == P::kAverage) this->Attr("count_include_pad").AttrType(::ops::OPTIONAL).Int(0);
-      else this->Attr("p").AttrType(::ops::OPTIONAL).Int(2);
+      if (kOp == P::kAverage)
+        this->Attr("count_include_pad").AttrType(::ops::OPTIONAL).Int(0);
+      else
+        this->Attr("p").AttrType(::ops::OPTIONAL).Int(2);
       this->Attr("kernel_shape").AttrType(::ops::REQUIRED).ListInt();
       this->Attr("pads").AttrType(::ops::OPTIONAL).ListInt();
       this->Attr("strides").AttrType(::ops::OPTIONAL).ListInt();

@@ -186,8 +186,7 @@ template <QMatMulIdx kIdx>
 ge::graphStatus QMatMulShape(gert::InferShapeContext* ctx) {
   std::vector<int64_t> out;
   int64_t m, n, k;
-  if (!MatMulDims(*ctx->GetInputShape(kIdx.a), *ctx->GetInputShape(kIdx.b), &out, &m, &n, &k))
-    return ge::GRAPH_FAILED;
+  if (!MatMulDims(*ctx->GetInputShape(kIdx.a), *ctx->GetInputShape(kIdx.b), &out, &m, &n, &k)) return ge::GRAPH_FAILED;
   SetDims(ctx->GetOutputShape(0), out);
   return ge::GRAPH_SUCCESS;
 }

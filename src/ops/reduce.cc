@@ -65,8 +65,10 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   gert::Shape* y = ctx->GetOutputShape(0);
   y->SetDimNum(0);
   for (size_t d = 0; d < x.GetDimNum(); ++d) {
-    if (!mask[d]) y->AppendDim(x.GetDim(d));
-    else if (keep) y->AppendDim(1);
+    if (!mask[d])
+      y->AppendDim(x.GetDim(d));
+    else if (keep)
+      y->AppendDim(1);
   }
   return ge::GRAPH_SUCCESS;
 }
@@ -120,9 +122,10 @@ double Finish(R op, double acc, int64_t n) {
 template <typename T>
 double ReduceOne(const ReduceTiling& t, const T* x, int64_t base) {
   R op = static_cast<R>(t.op);
-  double acc = op == R::kProd ? 1.0
+  double acc = op == R::kProd  ? 1.0
                : op == R::kMax ? -std::numeric_limits<double>::infinity()
-               : op == R::kMin ? std::numeric_limits<double>::infinity() : 0.0;
+               : op == R::kMin ? std::numeric_limits<double>::infinity()
+                               : 0.0;
   double shift = 0;
   if (op == R::kLogSumExp) {  // max first, for stability
     shift = -std::numeric_limits<double>::infinity();
@@ -138,7 +141,8 @@ double ReduceOne(const ReduceTiling& t, const T* x, int64_t base) {
       case R::kMin: acc = std::min(acc, v); break;
       case R::kProd: acc *= v; break;
       case R::kL1: acc += std::fabs(v); break;
-      case R::kL2: case R::kSumSquare: acc += v * v; break;
+      case R::kL2:
+      case R::kSumSquare: acc += v * v; break;
       case R::kLogSumExp: acc += std::exp(v - shift); break;
       default: acc += v; break;
     }
@@ -212,7 +216,7 @@ class ReduceOpDef : public ::ops::OpDef {
 }  // namespace ge::ops_reduce
 
 namespace ops {
-#define GE_REDUCE_OP(Name, Code)                                          \
+#define GE_REDUCE_OP(Name, Code)                                        \
   using Name = ge::ops_reduce::ReduceOpDef<ge::ops_reduce::R::k##Code>; \
   OP_ADD(Name)
 GE_REDUCE_OP(ReduceSum, Sum);

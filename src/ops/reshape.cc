@@ -81,9 +81,9 @@ ge::graphStatus FlattenInferShape(gert::InferShapeContext* ctx) {
 
 namespace ops {
 using namespace ge::ops_reshape;
-const std::vector<ge::DataType> kAllTypes = {ge::DT_FLOAT, ge::DT_FLOAT16, ge::DT_BF16, ge::DT_DOUBLE, ge::DT_INT8,
-                                             ge::DT_INT16, ge::DT_INT32, ge::DT_INT64, ge::DT_UINT8, ge::DT_UINT16,
-                                             ge::DT_UINT32, ge::DT_UINT64, ge::DT_BOOL};
+const std::vector<ge::DataType> kAllTypes = {ge::DT_FLOAT,  ge::DT_FLOAT16, ge::DT_BF16,  ge::DT_DOUBLE, ge::DT_INT8,
+                                             ge::DT_INT16,  ge::DT_INT32,   ge::DT_INT64, ge::DT_UINT8,  ge::DT_UINT16,
+                                             ge::DT_UINT32, ge::DT_UINT64,  ge::DT_BOOL};
 
 class Reshape : public OpDef {
  public:

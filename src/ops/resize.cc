@@ -83,8 +83,7 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   if (x == nullptr || x->GetDimNum() == 0 || x->GetDimNum() > kMaxRank) return ge::GRAPH_FAILED;
   std::vector<int64_t> out;
   std::vector<double> scale;
-  if (ComputeSizes(*x, ctx->GetInputTensor(kScales), ctx->GetInputTensor(kSizes), &out, &scale) !=
-      ge::GRAPH_SUCCESS)
+  if (ComputeSizes(*x, ctx->GetInputTensor(kScales), ctx->GetInputTensor(kSizes), &out, &scale) != ge::GRAPH_SUCCESS)
     return ge::GRAPH_FAILED;
   SetDims(ctx->GetOutputShape(0), out);
   return ge::GRAPH_SUCCESS;
@@ -98,13 +97,18 @@ ge::graphStatus ReadAttrs(const gert::RuntimeAttrs* a, ResizeTiling* t) {
   NearestMode nm;
   if (!Lookup<Mode>(mode.c_str(), {{"nearest", kNearest}, {"linear", kLinear}, {"cubic", kCubic}}, &m) ||
       !Lookup<Ctm>(ctm.c_str(),
-                   {{"half_pixel", kHalfPixel}, {"pytorch_half_pixel", kPytorchHalfPixel},
-                    {"align_corners", kAlignCorners}, {"asymmetric", kAsymmetric},
-                    {"tf_half_pixel_for_nn", kTfHalfPixelForNn}, {"tf_crop_and_resize", kTfCropAndResize}},
+                   {{"half_pixel", kHalfPixel},
+                    {"pytorch_half_pixel", kPytorchHalfPixel},
+                    {"align_corners", kAlignCorners},
+                    {"asymmetric", kAsymmetric},
+                    {"tf_half_pixel_for_nn", kTfHalfPixelForNn},
+                    {"tf_crop_and_resize", kTfCropAndResize}},
                    &c) ||
       !Lookup<NearestMode>(nearest.c_str(),
-                           {{"round_prefer_floor", kRoundPreferFloor}, {"round_prefer_ceil", kRoundPreferCeil},
-                            {"floor", kFloor}, {"ceil", kCeil}},
+                           {{"round_prefer_floor", kRoundPreferFloor},
+                            {"round_prefer_ceil", kRoundPreferCeil},
+                            {"floor", kFloor},
+                            {"ceil", kCeil}},
                            &nm))
     return ge::GRAPH_FAILED;
   t->mode = m;
@@ -122,8 +126,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   if (ReadAttrs(ctx->GetAttrs(), &t) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
   std::vector<int64_t> out;
   std::vector<double> scale;
-  if (ComputeSizes(x, ctx->GetInputTensor(kScales), ctx->GetInputTensor(kSizes), &out, &scale) !=
-      ge::GRAPH_SUCCESS)
+  if (ComputeSizes(x, ctx->GetInputTensor(kScales), ctx->GetInputTensor(kSizes), &out, &scale) != ge::GRAPH_SUCCESS)
     return ge::GRAPH_FAILED;
   t.rank = static_cast<int32_t>(x.GetDimNum());
   t.dtype = ctx->GetInputDesc(kX)->GetDataType();
@@ -271,9 +274,8 @@ void Kernel(const aclrtKernelArgs* args) {
   int64_t b, e;
   BlockRange(numel, args->blockIdx, args->blockDim, &b, &e);
   if (b >= e) return;
-  GE_DISPATCH_FLOATS(static_cast<ge::DataType>(t.dtype),
-                     Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[kX]),
-                                   static_cast<scalar_t*>(args->addrs[4]), b, e));
+  GE_DISPATCH_FLOATS(static_cast<ge::DataType>(t.dtype), Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[kX]),
+                                                                       static_cast<scalar_t*>(args->addrs[4]), b, e));
 }
 
 }  // namespace ge::ops_resize
@@ -284,7 +286,10 @@ class Resize : public OpDef {
  public:
   explicit Resize(const char* name) : OpDef(name) {
     this->Input("X").ParamType(REQUIRED).DataType(ge::ops_util::kFloatTypes);
-    this->Input("roi").ParamType(OPTIONAL).DataType({ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_FLOAT16}).ValueDepend(OPTIONAL);
+    this->Input("roi")
+        .ParamType(OPTIONAL)
+        .DataType({ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_FLOAT16})
+        .ValueDepend(OPTIONAL);
     this->Input("scales").ParamType(OPTIONAL).DataType({ge::DT_FLOAT}).ValueDepend(OPTIONAL);
     this->Input("sizes").ParamType(OPTIONAL).DataType({ge::DT_INT64}).ValueDepend(OPTIONAL);
     this->Output("Y").ParamType(REQUIRED).DataType(ge::ops_util::kFloatTypes);

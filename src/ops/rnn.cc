@@ -17,8 +17,19 @@ namespace ge::ops_rnn {
 using namespace ge::ops_util;
 
 enum Cell : int32_t { kRnn, kGru, kLstm };
-enum Act : int32_t { kSigmoid, kTanh, kRelu, kAffine, kLeakyRelu, kThresholdedRelu, kScaledTanh, kHardSigmoid,
-                     kElu, kSoftsign, kSoftplus };
+enum Act : int32_t {
+  kSigmoid,
+  kTanh,
+  kRelu,
+  kAffine,
+  kLeakyRelu,
+  kThresholdedRelu,
+  kScaledTanh,
+  kHardSigmoid,
+  kElu,
+  kSoftsign,
+  kSoftplus
+};
 // Attribute order is alphabetical per op; indices differ, so they are looked up by name.
 enum In { kX, kW, kR, kB, kSeqLens, kInitH, kInitC, kP };
 constexpr int kMaxActs = 6;
@@ -49,21 +60,24 @@ size_t AttrIndex(const gert::RuntimeAttrs* a, const char* name) {
 
 bool ParseAct(std::string name, ActFn* f) {
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-  static const std::pair<const char*, ActFn> kTable[] = {
-      {"sigmoid", {kSigmoid, 0, 0}},       {"tanh", {kTanh, 0, 0}},
-      {"relu", {kRelu, 0, 0}},             {"affine", {kAffine, 1, 0}},
-      {"leakyrelu", {kLeakyRelu, 0.01f, 0}}, {"thresholdedrelu", {kThresholdedRelu, 1, 0}},
-      {"scaledtanh", {kScaledTanh, 1, 1}}, {"hardsigmoid", {kHardSigmoid, 0.2f, 0.5f}},
-      {"elu", {kElu, 1, 0}},               {"softsign", {kSoftsign, 0, 0}},
-      {"softplus", {kSoftplus, 0, 0}}};
+  static const std::pair<const char*, ActFn> kTable[] = {{"sigmoid", {kSigmoid, 0, 0}},
+                                                         {"tanh", {kTanh, 0, 0}},
+                                                         {"relu", {kRelu, 0, 0}},
+                                                         {"affine", {kAffine, 1, 0}},
+                                                         {"leakyrelu", {kLeakyRelu, 0.01f, 0}},
+                                                         {"thresholdedrelu", {kThresholdedRelu, 1, 0}},
+                                                         {"scaledtanh", {kScaledTanh, 1, 1}},
+                                                         {"hardsigmoid", {kHardSigmoid, 0.2f, 0.5f}},
+                                                         {"elu", {kElu, 1, 0}},
+                                                         {"softsign", {kSoftsign, 0, 0}},
+                                                         {"softplus", {kSoftplus, 0, 0}}};
   for (const auto& [n, v] : kTable)
     if (name == n) return (*f = v), true;
   return false;
 }
 
 bool UsesAlpha(int32_t k) {
-  return k == kAffine || k == kLeakyRelu || k == kThresholdedRelu || k == kScaledTanh || k == kHardSigmoid ||
-         k == kElu;
+  return k == kAffine || k == kLeakyRelu || k == kThresholdedRelu || k == kScaledTanh || k == kHardSigmoid || k == kElu;
 }
 bool UsesBeta(int32_t k) { return k == kAffine || k == kScaledTanh || k == kHardSigmoid; }
 
@@ -117,8 +131,8 @@ ge::graphStatus InferShapeCell(gert::InferShapeContext* ctx, int32_t cell) {
   if (x == nullptr || !ReadAttrs(ctx->GetAttrs(), cell, &t) || !ReadDims(*x, &t)) return ge::GRAPH_FAILED;
   std::vector<int64_t> y = t.layout ? std::vector<int64_t>{t.batch, t.seq, t.dirs, t.hidden}
                                     : std::vector<int64_t>{t.seq, t.dirs, t.batch, t.hidden};
-  std::vector<int64_t> yh = t.layout ? std::vector<int64_t>{t.batch, t.dirs, t.hidden}
-                                     : std::vector<int64_t>{t.dirs, t.batch, t.hidden};
+  std::vector<int64_t> yh =
+      t.layout ? std::vector<int64_t>{t.batch, t.dirs, t.hidden} : std::vector<int64_t>{t.dirs, t.batch, t.hidden};
   for (size_t o = 0; o < ctx->GetComputeNodeOutputNum(); ++o)
     if (ctx->GetOutputShape(o)) SetDims(ctx->GetOutputShape(o), o == 0 ? y : yh);
   return ge::GRAPH_SUCCESS;
@@ -297,9 +311,13 @@ void Kernel(const aclrtKernelArgs* args) {
 }
 
 template <int32_t kCell>
-ge::graphStatus InferShape(gert::InferShapeContext* ctx) { return InferShapeCell(ctx, kCell); }
+ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
+  return InferShapeCell(ctx, kCell);
+}
 template <int32_t kCell>
-ge::graphStatus Tiling(gert::TilingContext* ctx) { return TilingCell(ctx, kCell); }
+ge::graphStatus Tiling(gert::TilingContext* ctx) {
+  return TilingCell(ctx, kCell);
+}
 
 // The attributes shared by the three ops, declared in one (alphabetical) order.
 void CommonDef(::ops::OpDef* op, int32_t cell) {
@@ -335,15 +353,15 @@ void CommonDef(::ops::OpDef* op, int32_t cell) {
 
 namespace ops {
 using namespace ge::ops_rnn;
-#define GE_RNN_OP(Name, kCell)                                                                      \
-  class Name : public OpDef {                                                                       \
-   public:                                                                                          \
-    explicit Name(const char* name) : OpDef(name) {                                                 \
-      CommonDef(this, kCell);                                                                       \
-      this->SetInferShape(InferShape<kCell>);                                                       \
-      this->AICore().SetTiling(Tiling<kCell>).SetKernel(Kernel).AddConfig("ascend910b");            \
-    }                                                                                               \
-  };                                                                                                \
+#define GE_RNN_OP(Name, kCell)                                                           \
+  class Name : public OpDef {                                                            \
+   public:                                                                               \
+    explicit Name(const char* name) : OpDef(name) {                                      \
+      CommonDef(this, kCell);                                                            \
+      this->SetInferShape(InferShape<kCell>);                                            \
+      this->AICore().SetTiling(Tiling<kCell>).SetKernel(Kernel).AddConfig("ascend910b"); \
+    }                                                                                    \
+  };                                                                                     \
   OP_ADD(Name)
 GE_RNN_OP(RNN, kRnn);
 GE_RNN_OP(GRU, kGru);

@@ -143,8 +143,14 @@ ge::graphStatus PoolTilingFn(gert::TilingContext* ctx) {
   const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
   std::vector<int64_t> ps = AttrInts(ctx->GetAttrs(), kPooledShape);
   if (ps.size() != 2 || ctx->GetInputDesc(0)->GetDataType() != ge::DT_FLOAT) return ge::GRAPH_FAILED;
-  PoolTiling t{x.GetDim(0), x.GetDim(1), x.GetDim(2), x.GetDim(3), ctx->GetInputShape(1)->GetStorageShape().GetDim(0),
-               ps[0], ps[1], AttrFloat(ctx->GetAttrs(), kPoolSpatialScale, 1.f)};
+  PoolTiling t{x.GetDim(0),
+               x.GetDim(1),
+               x.GetDim(2),
+               x.GetDim(3),
+               ctx->GetInputShape(1)->GetStorageShape().GetDim(0),
+               ps[0],
+               ps[1],
+               AttrFloat(ctx->GetAttrs(), kPoolSpatialScale, 1.f)};
   ctx->SetBlockDim(ChooseBlockDim(ctx, t.rois * t.c * t.ph * t.pw, 1 << 10));
   return SetTiling(ctx, t);
 }

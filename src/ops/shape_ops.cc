@@ -63,8 +63,8 @@ constexpr int kMaxConcat = 64;
 struct ConcatTiling {
   int32_t elem_size;
   int32_t n;
-  int64_t outer;          // product of dims before the axis
-  int64_t out_row;        // elements per outer row of the output
+  int64_t outer;             // product of dims before the axis
+  int64_t out_row;           // elements per outer row of the output
   int64_t rows[kMaxConcat];  // elements per outer row of each input
 };
 
@@ -189,8 +189,8 @@ struct RangeTiling {
 
 bool ReadScalar(const gert::Tensor* t, double* v) {
   if (t == nullptr || t->GetAddr() == nullptr) return false;
-  return GE_DISPATCH_ALL(t->GetDataType(), *v = static_cast<double>(static_cast<ComputeT<scalar_t>>(
-                                               *t->GetData<scalar_t>())));
+  return GE_DISPATCH_ALL(t->GetDataType(),
+                         *v = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
 }
 
 template <typename Ctx>
@@ -304,7 +304,8 @@ struct Split : OpDef {
 };
 struct Range : OpDef {
   explicit Range(const char* n) : OpDef(n) {
-    for (const char* in : {"start", "limit", "delta"}) Input(in).ParamType(REQUIRED).DataType(kAllTypes).ValueDepend(REQUIRED);
+    for (const char* in : {"start", "limit", "delta"})
+      Input(in).ParamType(REQUIRED).DataType(kAllTypes).ValueDepend(REQUIRED);
     Output("output").ParamType(REQUIRED).DataType(kAllTypes);
     SetInferShape(RangeShape).SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
     AICore().SetTiling(RangeTilingFn).SetKernel(RangeKernel).AddConfig("ascend910b");
@@ -351,7 +352,9 @@ ge::graphStatus FillShape(gert::InferShapeContext* ctx) {
   return ge::GRAPH_SUCCESS;
 }
 
-ge::graphStatus FillDataType(gert::InferDataTypeContext* ctx) { return ctx->SetOutputDataType(0, FillType(ctx->GetAttrs())); }
+ge::graphStatus FillDataType(gert::InferDataTypeContext* ctx) {
+  return ctx->SetOutputDataType(0, FillType(ctx->GetAttrs()));
+}
 
 ge::graphStatus FillTilingFn(gert::TilingContext* ctx) {
   FillTiling t{};

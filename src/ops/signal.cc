@@ -84,8 +84,7 @@ bool DftGeometry(const gert::Shape& x, const gert::Tensor* dft_length, const ger
 ge::graphStatus DftShape(gert::InferShapeContext* ctx) {
   DftTiling t{};
   std::vector<int64_t> out;
-  if (!DftGeometry(*ctx->GetInputShape(0), ctx->GetInputTensor(1), ctx->GetAttrs(), &t, &out))
-    return ge::GRAPH_FAILED;
+  if (!DftGeometry(*ctx->GetInputShape(0), ctx->GetInputTensor(1), ctx->GetAttrs(), &t, &out)) return ge::GRAPH_FAILED;
   SetDims(ctx->GetOutputShape(0), out);
   return ge::GRAPH_SUCCESS;
 }
@@ -220,9 +219,12 @@ void WindowKernel(const aclrtKernelArgs* args) {
   double denom = static_cast<double>(t.periodic ? t.size : t.size - 1);
   for (int64_t k = 0; k < t.size; ++k) {
     double a = denom > 0 ? kTwoPi * k / denom : 0, v;
-    if (t.kind == kHann) v = 0.5 - 0.5 * std::cos(a);
-    else if (t.kind == kHamming) v = 25.0 / 46 - 21.0 / 46 * std::cos(a);
-    else v = 0.42 - 0.5 * std::cos(a) + 0.08 * std::cos(2 * a);
+    if (t.kind == kHann)
+      v = 0.5 - 0.5 * std::cos(a);
+    else if (t.kind == kHamming)
+      v = 25.0 / 46 - 21.0 / 46 * std::cos(a);
+    else
+      v = 0.42 - 0.5 * std::cos(a) + 0.08 * std::cos(2 * a);
     GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype),
                     static_cast<scalar_t*>(args->addrs[1])[k] = static_cast<scalar_t>(static_cast<float>(v)));
   }
@@ -328,19 +330,19 @@ class STFT : public OpDef {
 };
 OP_ADD(STFT);
 
-#define GE_WINDOW_OP(Name, kKind)                                                                  \
-  class Name : public OpDef {                                                                      \
-   public:                                                                                         \
-    explicit Name(const char* name) : OpDef(name) {                                                \
-      this->Input("size").ParamType(REQUIRED).DataType(kInts).ValueDepend(REQUIRED);               \
-      this->Output("output").ParamType(REQUIRED);                                                  \
-      this->Attr("output_datatype").AttrType(OPTIONAL).Int(1);                                     \
-      this->Attr("periodic").AttrType(OPTIONAL).Int(1);                                            \
-      this->SetInferShape(WindowShape);                                                            \
-      this->SetInferDataType(OutputDtypeAttr);                                                     \
+#define GE_WINDOW_OP(Name, kKind)                                                                      \
+  class Name : public OpDef {                                                                          \
+   public:                                                                                             \
+    explicit Name(const char* name) : OpDef(name) {                                                    \
+      this->Input("size").ParamType(REQUIRED).DataType(kInts).ValueDepend(REQUIRED);                   \
+      this->Output("output").ParamType(REQUIRED);                                                      \
+      this->Attr("output_datatype").AttrType(OPTIONAL).Int(1);                                         \
+      this->Attr("periodic").AttrType(OPTIONAL).Int(1);                                                \
+      this->SetInferShape(WindowShape);                                                                \
+      this->SetInferDataType(OutputDtypeAttr);                                                         \
       this->AICore().SetTiling(WindowTilingFn<kKind>).SetKernel(WindowKernel).AddConfig("ascend910b"); \
-    }                                                                                              \
-  };                                                                                               \
+    }                                                                                                  \
+  };                                                                                                   \
   OP_ADD(Name)
 GE_WINDOW_OP(HannWindow, kHann);
 GE_WINDOW_OP(HammingWindow, kHamming);

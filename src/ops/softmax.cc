@@ -22,9 +22,12 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   SoftmaxTiling t{ctx->GetInputDesc(0)->GetDataType(), 1, 1, 1};
   for (size_t i = 0; i < s.GetDimNum(); ++i) {
     int64_t d = s.GetDim(i);
-    if (static_cast<int64_t>(i) < axis) t.outer *= d;
-    else if (static_cast<int64_t>(i) == axis) t.axis_len = d;
-    else t.inner *= d;
+    if (static_cast<int64_t>(i) < axis)
+      t.outer *= d;
+    else if (static_cast<int64_t>(i) == axis)
+      t.axis_len = d;
+    else
+      t.inner *= d;
   }
   ctx->SetBlockDim(ChooseBlockDim(ctx, t.outer * t.inner * t.axis_len, 1 << 14));
   return SetTiling(ctx, t);
@@ -52,9 +55,8 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<SoftmaxTiling>(args);
   int64_t b, e;
   BlockRange(t.outer * t.inner, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_FLOAT(static_cast<ge::DataType>(t.dtype),
-                    Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]),
-                                  static_cast<scalar_t*>(args->addrs[1]), b, e));
+  GE_DISPATCH_FLOAT(static_cast<ge::DataType>(t.dtype), Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]),
+                                                                      static_cast<scalar_t*>(args->addrs[1]), b, e));
 }
 
 // ---- Relu ------------------------------------------------------------------------------------
@@ -102,7 +104,8 @@ OP_ADD(Softmax);
 class Relu : public OpDef {
  public:
   explicit Relu(const char* name) : OpDef(name) {
-    const std::vector<ge::DataType> types = {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT8, ge::DT_INT16, ge::DT_INT32, ge::DT_INT64};
+    const std::vector<ge::DataType> types = {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT8,
+                                             ge::DT_INT16, ge::DT_INT32,  ge::DT_INT64};
     this->Input("X").ParamType(REQUIRED).DataType(types);
     this->Output("Y").ParamType(REQUIRED).DataType(types);
     this->SetInferShape(ge::ops_util::InferShapeSameAsInput0);

@@ -39,11 +39,13 @@ void Line(const AxisTiling& t, const T* x, T* y, int64_t line) {
     }
   }
   if (t.hard) {
-    for (int64_t i = 0; i < t.axis; ++i) y[base + i * t.inner] = static_cast<T>(static_cast<ComputeT<T>>(i == arg ? 1 : 0));
+    for (int64_t i = 0; i < t.axis; ++i)
+      y[base + i * t.inner] = static_cast<T>(static_cast<ComputeT<T>>(i == arg ? 1 : 0));
     return;
   }
   double sum = 0;
-  for (int64_t i = 0; i < t.axis; ++i) sum += std::exp(static_cast<double>(static_cast<ComputeT<T>>(x[base + i * t.inner])) - mx);
+  for (int64_t i = 0; i < t.axis; ++i)
+    sum += std::exp(static_cast<double>(static_cast<ComputeT<T>>(x[base + i * t.inner])) - mx);
   double lse = mx + std::log(sum);
   for (int64_t i = 0; i < t.axis; ++i) {
     double v = static_cast<double>(static_cast<ComputeT<T>>(x[base + i * t.inner]));

@@ -19,8 +19,13 @@ bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const
   bool ceil_mode = idx.ceil_mode >= 0 && attrs->GetInt(idx.ceil_mode) && *attrs->GetInt(idx.ceil_mode) != 0;
   size_t off = 3 - ns;  // leading unit dims
   for (size_t d = 0; d < 3; ++d) {
-    w->in[d] = 1; w->out[d] = 1; w->kernel[d] = 1; w->stride[d] = 1; w->dilation[d] = 1;
-    w->pad_begin[d] = 0; w->pad_end[d] = 0;
+    w->in[d] = 1;
+    w->out[d] = 1;
+    w->kernel[d] = 1;
+    w->stride[d] = 1;
+    w->dilation[d] = 1;
+    w->pad_begin[d] = 0;
+    w->pad_end[d] = 0;
   }
   for (size_t i = 0; i < ns; ++i) {
     size_t d = off + i;

@@ -143,10 +143,18 @@ ge::graphStatus TfTiling(gert::TilingContext* ctx) {
     }
   }
   std::string mode = a->GetStr(kMode);
-  TfIdfTiling t{ctx->GetInputDesc(0)->GetDataType(), mode == "IDF" ? 1 : mode == "TFIDF" ? 2 : 0,
-                x.GetDimNum() == 2 ? x.GetDim(0) : 1, x.GetDim(x.GetDimNum() - 1), OutDim(a),
-                *a->GetInt(kMinGram), *a->GetInt(kMaxGram), *a->GetInt(kMaxSkip),
-                static_cast<int64_t>(grams.size() / 2), static_cast<int64_t>(tokens.size())};
+  TfIdfTiling t{ctx->GetInputDesc(0)->GetDataType(),
+                mode == "IDF"     ? 1
+                : mode == "TFIDF" ? 2
+                                  : 0,
+                x.GetDimNum() == 2 ? x.GetDim(0) : 1,
+                x.GetDim(x.GetDimNum() - 1),
+                OutDim(a),
+                *a->GetInt(kMinGram),
+                *a->GetInt(kMaxGram),
+                *a->GetInt(kMaxSkip),
+                static_cast<int64_t>(grams.size() / 2),
+                static_cast<int64_t>(tokens.size())};
   std::vector<float> w(t.out_dim, 1.f);
   if (auto* ws = a->GetListFloat(kWeights))
     for (size_t i = 0; i < ws->GetSize() && i < w.size(); ++i) w[i] = ws->GetData()[i];
@@ -197,8 +205,10 @@ void TfKernel(const aclrtKernelArgs* args) {
           if (it != gram_index.end()) row[it->second] += 1.f;
         }
     for (int64_t c = 0; c < t.out_dim; ++c) {
-      if (t.mode == 1) row[c] = row[c] > 0 ? w[c] : 0.f;
-      else if (t.mode == 2) row[c] *= w[c];
+      if (t.mode == 1)
+        row[c] = row[c] > 0 ? w[c] : 0.f;
+      else if (t.mode == 2)
+        row[c] *= w[c];
     }
   }
 }
@@ -252,5 +262,4 @@ OP_ADD(TfIdfVectorizer);
 // Pools of n-grams can be large: room for them in the tiling data.
 IMPL_OP(TfIdfVectorizer).Tiling(ge::ops_text::TfTiling, 1 << 20);
 
-namespace ops {
-}  // namespace ops
+namespace ops {}  // namespace ops

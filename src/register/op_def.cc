@@ -60,8 +60,8 @@ std::string OpDef::GetAclnnSupport() const {
 }
 
 int AddOpDef(std::shared_ptr<OpDef> def) {
-  auto& impl = gert::DefaultOpImplSpaceRegistryV2::GetInstance().GetSpaceRegistry()->CreateOrGetOpImpl(
-      def->GetOpType().c_str());
+  auto& impl =
+      gert::DefaultOpImplSpaceRegistryV2::GetInstance().GetSpaceRegistry()->CreateOrGetOpImpl(def->GetOpType().c_str());
   if (def->GetInferShape()) impl.infer_shape = def->GetInferShape();
   if (def->GetInferDataType()) impl.infer_datatype = def->GetInferDataType();
   if (def->GetAICore().GetTiling()) impl.tiling = def->GetAICore().GetTiling();

@@ -21,8 +21,7 @@ std::vector<std::string> OpImplSpaceRegistryV2::GetRegisteredOpTypes() const {
   return types;
 }
 
-DefaultOpImplSpaceRegistryV2::DefaultOpImplSpaceRegistryV2()
-    : registry_(std::make_shared<OpImplSpaceRegistryV2>()) {}
+DefaultOpImplSpaceRegistryV2::DefaultOpImplSpaceRegistryV2() : registry_(std::make_shared<OpImplSpaceRegistryV2>()) {}
 
 DefaultOpImplSpaceRegistryV2& DefaultOpImplSpaceRegistryV2::GetInstance() {
   static DefaultOpImplSpaceRegistryV2 instance;

@@ -39,8 +39,8 @@ extern "C" {
 aclError aclmdlRICreate(uint32_t numStreams, uint32_t numEvents, aclmdlRI* model) {
   if (model == nullptr) return InvalidParam("aclmdlRICreate: model is null");
   if (numStreams == 0 || numStreams > kMaxModelStreams || numEvents > kMaxModelEvents) {
-    return InvalidParam(fmt::format("aclmdlRICreate: {} streams (1..{}), {} events (0..{})",
-                                    numStreams, kMaxModelStreams, numEvents, kMaxModelEvents));
+    return InvalidParam(fmt::format("aclmdlRICreate: {} streams (1..{}), {} events (0..{})", numStreams,
+                                    kMaxModelStreams, numEvents, kMaxModelEvents));
   }
   return Guarded("aclmdlRICreate", [&]() -> aclError {
     *model = reinterpret_cast<aclmdlRI>(Device::Get().CreateModel(numStreams, numEvents));
@@ -48,22 +48,18 @@ aclError aclmdlRICreate(uint32_t numStreams, uint32_t numEvents, aclmdlRI* model
   });
 }
 
-aclError aclmdlRIAddKernelTask(aclmdlRI model, uint32_t modelStream, aclrtKernelFunc func,
-                               uint32_t blockDim, void* const* addrs, uint32_t numAddrs,
-                               const void* tiling, uint32_t tilingSize) {
+aclError aclmdlRIAddKernelTask(aclmdlRI model, uint32_t modelStream, aclrtKernelFunc func, uint32_t blockDim,
+                               void* const* addrs, uint32_t numAddrs, const void* tiling, uint32_t tilingSize) {
   return WithModel("aclmdlRIAddKernelTask", model, [&](Model& m) {
     return m.AddKernel(modelStream, func, blockDim, addrs, numAddrs, tiling, tilingSize);
   });
 }
 
-aclError aclmdlRIAddMemcpyTask(aclmdlRI model, uint32_t modelStream, void* dst, const void* src,
-                               size_t count) {
-  return WithModel("aclmdlRIAddMemcpyTask", model,
-                   [&](Model& m) { return m.AddMemcpy(modelStream, dst, src, count); });
+aclError aclmdlRIAddMemcpyTask(aclmdlRI model, uint32_t modelStream, void* dst, const void* src, size_t count) {
+  return WithModel("aclmdlRIAddMemcpyTask", model, [&](Model& m) { return m.AddMemcpy(modelStream, dst, src, count); });
 }
 
-aclError aclmdlRIAddCallbackTask(aclmdlRI model, uint32_t modelStream, aclrtCallback fn,
-                                 void* userData) {
+aclError aclmdlRIAddCallbackTask(aclmdlRI model, uint32_t modelStream, aclrtCallback fn, void* userData) {
   return WithModel("aclmdlRIAddCallbackTask", model,
                    [&](Model& m) { return m.AddCallback(modelStream, fn, userData); });
 }
@@ -74,8 +70,7 @@ aclError aclmdlRIAddEventRecord(aclmdlRI model, uint32_t modelStream, uint32_t m
 }
 
 aclError aclmdlRIAddEventWait(aclmdlRI model, uint32_t modelStream, uint32_t modelEvent) {
-  return WithModel("aclmdlRIAddEventWait", model,
-                   [&](Model& m) { return m.AddEventWait(modelStream, modelEvent); });
+  return WithModel("aclmdlRIAddEventWait", model, [&](Model& m) { return m.AddEventWait(modelStream, modelEvent); });
 }
 
 aclError aclmdlRILoadComplete(aclmdlRI model) {

@@ -82,8 +82,7 @@ aclError aclFinalize(void) {
 aclError aclrtSetDevice(int32_t deviceId) {
   return Guarded("aclrtSetDevice", [&]() -> aclError {
     if (deviceId != 0) {
-      return InvalidParam(fmt::format("aclrtSetDevice: device {} does not exist (1 device)",
-                                      deviceId));
+      return InvalidParam(fmt::format("aclrtSetDevice: device {} does not exist (1 device)", deviceId));
     }
     Device::Get();
     return ACL_SUCCESS;
@@ -134,23 +133,21 @@ aclError aclrtFree(void* devPtr) {
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
-  return Guarded("aclrtMallocHost",
-                 [&] { return Device::Get().memory().MallocHost(size, hostPtr); });
+  return Guarded("aclrtMallocHost", [&] { return Device::Get().memory().MallocHost(size, hostPtr); });
 }
 
 aclError aclrtFreeHost(void* hostPtr) {
   return Guarded("aclrtFreeHost", [&] { return Device::Get().memory().FreeHost(hostPtr); });
 }
 
-aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
-                     aclrtMemcpyKind kind) {
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
   aclError ret = CheckCopy("aclrtMemcpy", dst, destMax, src, count, kind);
   if (ret == ACL_SUCCESS && count > 0) std::memmove(dst, src, count);
   return ret;
 }
 
-aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
-                          aclrtMemcpyKind kind, aclrtStream stream) {
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream) {
   return Guarded("aclrtMemcpyAsync", [&]() -> aclError {
     aclError ret = CheckCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind);
     if (ret != ACL_SUCCESS) return ret;
@@ -172,8 +169,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
   return ret;
 }
 
-aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
-                          aclrtStream stream) {
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
   return Guarded("aclrtMemsetAsync", [&]() -> aclError {
     aclError ret = CheckSet("aclrtMemsetAsync", devPtr, maxCount, count);
     if (ret != ACL_SUCCESS) return ret;
@@ -195,8 +191,7 @@ aclError aclrtGetMemInfo(int32_t attr, size_t* free, size_t* total) {
     auto& mem = Device::Get().memory();
     size_t limit = mem.limit();
     if (limit == 0) {
-      limit = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) *
-              static_cast<size_t>(sysconf(_SC_PAGESIZE));
+      limit = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(sysconf(_SC_PAGESIZE));
     }
     size_t used = mem.in_use();
     *total = limit;

@@ -92,8 +92,7 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
   });
 }
 
-aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType,
-                             aclrtStream stream) {
+aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
   return Guarded("aclrtLaunchCallback", [&]() -> aclError {
     if (fn == nullptr) return InvalidParam("aclrtLaunchCallback: fn is null");
     const int block_type = RawEnum(blockType);
@@ -112,15 +111,12 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
   });
 }
 
-aclError aclrtLaunchKernel(aclrtKernelFunc func, uint32_t blockDim, void* const* addrs,
-                           uint32_t numAddrs, const void* tiling, uint32_t tilingSize,
-                           aclrtStream stream) {
-  if (func == nullptr || blockDim == 0 || (numAddrs > 0 && addrs == nullptr) ||
-      (tilingSize > 0 && tiling == nullptr)) {
-    return InvalidParam(fmt::format(
-        "aclrtLaunchKernel: func={}, blockDim={}, addrs={} ({}), tiling={} ({} bytes)",
-        reinterpret_cast<void*>(func), blockDim, static_cast<const void*>(addrs), numAddrs,
-        tiling, tilingSize));
+aclError aclrtLaunchKernel(aclrtKernelFunc func, uint32_t blockDim, void* const* addrs, uint32_t numAddrs,
+                           const void* tiling, uint32_t tilingSize, aclrtStream stream) {
+  if (func == nullptr || blockDim == 0 || (numAddrs > 0 && addrs == nullptr) || (tilingSize > 0 && tiling == nullptr)) {
+    return InvalidParam(fmt::format("aclrtLaunchKernel: func={}, blockDim={}, addrs={} ({}), tiling={} ({} bytes)",
+                                    reinterpret_cast<void*>(func), blockDim, static_cast<const void*>(addrs), numAddrs,
+                                    tiling, tilingSize));
   }
   return Guarded("aclrtLaunchKernel", [&]() -> aclError {
     Stream* s = Device::Get().FindStream(stream, "aclrtLaunchKernel");

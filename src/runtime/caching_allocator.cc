@@ -22,8 +22,7 @@ CachingAllocator::~CachingAllocator() {
   std::lock_guard<std::mutex> lk(mu_);
   EmptyCacheLocked();
   if (!live_.empty()) {
-    GELOGW("caching allocator destroyed with {} blocks ({} bytes) still in use", live_.size(),
-           in_use_);
+    GELOGW("caching allocator destroyed with {} blocks ({} bytes) still in use", live_.size(), in_use_);
   }
 }
 
@@ -41,8 +40,7 @@ void* CachingAllocator::Malloc(size_t size) {
     DeviceMemory& mem = Device::Get().memory();
     aclError ret = mem.Malloc(cls, &ptr);
     if (ret == ACL_ERROR_RT_MEMORY_ALLOCATION && cached_ > 0) {
-      GELOGI("caching allocator: out of device memory for {} bytes, releasing {} cached bytes",
-             cls, cached_);
+      GELOGI("caching allocator: out of device memory for {} bytes, releasing {} cached bytes", cls, cached_);
       EmptyCacheLocked();
       ret = mem.Malloc(cls, &ptr);
     }

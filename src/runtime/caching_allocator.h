@@ -27,7 +27,7 @@ class CachingAllocator {
   // Returns every cached block to the device.
   void EmptyCache();
 
-  size_t BytesInUse() const;  // size-class bytes handed out and not freed
+  size_t BytesInUse() const;   // size-class bytes handed out and not freed
   size_t BytesCached() const;  // size-class bytes held in free lists
 
   // The size class of a request: multiples of 512 B up to 4 KiB, then four classes per power

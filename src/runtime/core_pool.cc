@@ -128,10 +128,8 @@ void CorePool::WorkerLoop() {
       continue;
     }
     lk.unlock();
-    bool got = SpinUntil([this] {
-      return queued_.load(std::memory_order_acquire) > 0 ||
-             stopping_.load(std::memory_order_relaxed);
-    });
+    bool got = SpinUntil(
+        [this] { return queued_.load(std::memory_order_acquire) > 0 || stopping_.load(std::memory_order_relaxed); });
     lk.lock();
     if (!got) {
       ++sleepers_;

@@ -7,8 +7,7 @@ namespace ge::rt {
 
 void Event::Complete(uint64_t gen) {
   uint64_t cur = completed_.load(std::memory_order_relaxed);
-  while (cur < gen &&
-         !completed_.compare_exchange_weak(cur, gen, std::memory_order_seq_cst)) {
+  while (cur < gen && !completed_.compare_exchange_weak(cur, gen, std::memory_order_seq_cst)) {
   }
   // Dekker pairing with WaitFor: completed_ is stored before waiters_ is read (both seq_cst).
   if (waiters_.load(std::memory_order_seq_cst) > 0) {

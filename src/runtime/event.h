@@ -20,9 +20,7 @@ class Event {
 
   // Device side: the record with generation `gen` has executed.
   void Complete(uint64_t gen);
-  bool IsComplete(uint64_t gen) const {
-    return completed_.load(std::memory_order_acquire) >= gen;
-  }
+  bool IsComplete(uint64_t gen) const { return completed_.load(std::memory_order_acquire) >= gen; }
   // Blocks until generation `gen` has executed (spins briefly first).
   void WaitFor(uint64_t gen);
 

@@ -35,8 +35,7 @@ void RunKernel(CorePool& pool, aclrtKernelFunc func, const aclrtKernelArgs& args
   pool.Run(&job);
 }
 
-void KernelArgBuffer::Assign(void* const* addrs, uint32_t num_addrs, const void* tiling,
-                             uint32_t tiling_size) {
+void KernelArgBuffer::Assign(void* const* addrs, uint32_t num_addrs, const void* tiling, uint32_t tiling_size) {
   tiling_offset_ = TilingOffset(num_addrs);
   const size_t total = tiling_offset_ + tiling_size;
   uint8_t* dst = inline_;

@@ -23,9 +23,7 @@ class KernelArgBuffer {
   const void* tiling() const { return data() + tiling_offset_; }
 
   // Bytes needed for a launch's addrs and tiling, tiling 16-byte aligned.
-  static size_t TilingOffset(uint32_t num_addrs) {
-    return (size_t{num_addrs} * sizeof(void*) + 15) & ~size_t{15};
-  }
+  static size_t TilingOffset(uint32_t num_addrs) { return (size_t{num_addrs} * sizeof(void*) + 15) & ~size_t{15}; }
 
  private:
   static constexpr size_t kInlineBytes = 160;

@@ -41,14 +41,15 @@ aclError DeviceMemory::Malloc(size_t size, void** ptr) {
   const size_t rounded = RoundUp(size);
   std::lock_guard<std::mutex> lk(mu_);
   if (limit_ != 0 && (rounded > limit_ || in_use_ > limit_ - rounded)) {
-    SetRecentErrMsg(fmt::format("device out of memory: requested {} bytes, {} of {} in use", size,
-                                in_use_, limit_));
+    SetRecentErrMsg(fmt::format("device out of memory: requested {} bytes, {} of {} in use", size, in_use_, limit_));
     return ACL_ERROR_RT_MEMORY_ALLOCATION;
   }
   void* p = std::aligned_alloc(kDeviceMemAlign, rounded);
   if (p == nullptr) {
-    SetRecentErrMsg(fmt::format("device out of memory: requested {} bytes, host allocation "
-                                "failed with {} bytes in use", size, in_use_));
+    SetRecentErrMsg(
+        fmt::format("device out of memory: requested {} bytes, host allocation "
+                    "failed with {} bytes in use",
+                    size, in_use_));
     return ACL_ERROR_RT_MEMORY_ALLOCATION;
   }
   device_blocks_.emplace(p, rounded);
@@ -66,8 +67,7 @@ aclError DeviceMemory::Free(void* ptr) {
     std::lock_guard<std::mutex> lk(mu_);
     auto it = device_blocks_.find(ptr);
     if (it == device_blocks_.end()) {
-      SetRecentErrMsg(fmt::format("aclrtFree: {} is not a device allocation (or already freed)",
-                                  ptr));
+      SetRecentErrMsg(fmt::format("aclrtFree: {} is not a device allocation (or already freed)", ptr));
       return ACL_ERROR_RT_MEMORY_FREE;
     }
     in_use_ -= it->second;
@@ -103,8 +103,7 @@ aclError DeviceMemory::FreeHost(void* ptr) {
   {
     std::lock_guard<std::mutex> lk(mu_);
     if (host_blocks_.erase(ptr) == 0) {
-      SetRecentErrMsg(fmt::format("aclrtFreeHost: {} is not a host allocation (or already freed)",
-                                  ptr));
+      SetRecentErrMsg(fmt::format("aclrtFreeHost: {} is not a host allocation (or already freed)", ptr));
       return ACL_ERROR_RT_MEMORY_FREE;
     }
   }

@@ -24,12 +24,12 @@ Model::~Model() { WaitIdle(); }
 
 aclError Model::CheckAdd(uint32_t stream, const char* what) const {
   if (loaded_) {
-    return Fail(ACL_ERROR_RT_MODEL_CONTEXT,
-                fmt::format("{}: model is already loaded (LoadComplete was called)", what));
+    return Fail(ACL_ERROR_RT_MODEL_CONTEXT, fmt::format("{}: model is already loaded (LoadComplete was called)", what));
   }
   if (stream >= tasks_.size()) {
     return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: model stream {} out of range (model "
-                                                     "has {})", what, stream, tasks_.size()));
+                                                     "has {})",
+                                                     what, stream, tasks_.size()));
   }
   return ACL_SUCCESS;
 }
@@ -37,22 +37,21 @@ aclError Model::CheckAdd(uint32_t stream, const char* what) const {
 aclError Model::CheckEvent(uint32_t event, const char* what) const {
   if (event >= num_events_) {
     return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: model event {} out of range (model "
-                                                     "has {})", what, event, num_events_));
+                                                     "has {})",
+                                                     what, event, num_events_));
   }
   return ACL_SUCCESS;
 }
 
-aclError Model::AddKernel(uint32_t stream, aclrtKernelFunc func, uint32_t block_dim,
-                          void* const* addrs, uint32_t num_addrs, const void* tiling,
-                          uint32_t tiling_size) {
+aclError Model::AddKernel(uint32_t stream, aclrtKernelFunc func, uint32_t block_dim, void* const* addrs,
+                          uint32_t num_addrs, const void* tiling, uint32_t tiling_size) {
   const char* what = "aclmdlRIAddKernelTask";
   if (aclError ret = CheckAdd(stream, what); ret != ACL_SUCCESS) return ret;
   if (func == nullptr || block_dim == 0 || (num_addrs > 0 && addrs == nullptr) ||
       (tiling_size > 0 && tiling == nullptr)) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                fmt::format("{}: func={}, blockDim={}, addrs={} ({}), tiling={} ({} bytes)", what,
-                            reinterpret_cast<void*>(func), block_dim,
-                            static_cast<const void*>(addrs), num_addrs, tiling, tiling_size));
+    return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: func={}, blockDim={}, addrs={} ({}), tiling={} ({} bytes)",
+                                                     what, reinterpret_cast<void*>(func), block_dim,
+                                                     static_cast<const void*>(addrs), num_addrs, tiling, tiling_size));
   }
   ModelTask task{};
   task.type = ModelTaskType::kKernel;
@@ -76,8 +75,7 @@ aclError Model::AddMemcpy(uint32_t stream, void* dst, const void* src, size_t co
   if (aclError ret = CheckAdd(stream, what); ret != ACL_SUCCESS) return ret;
   if (count > 0 && (dst == nullptr || src == nullptr)) {
     return Fail(ACL_ERROR_INVALID_PARAM,
-                fmt::format("{}: null pointer (dst={}, src={}) for {} bytes", what, dst, src,
-                            count));
+                fmt::format("{}: null pointer (dst={}, src={}) for {} bytes", what, dst, src, count));
   }
   ModelTask task{};
   task.type = ModelTaskType::kMemcpy;
@@ -146,8 +144,7 @@ aclError Model::LoadComplete() {
   if (loaded_) {
     return Fail(ACL_ERROR_RT_MODEL_CONTEXT, "aclmdlRILoadComplete: model is already loaded");
   }
-  const size_t words = (build_arena_.size() + sizeof(std::max_align_t) - 1) /
-                       sizeof(std::max_align_t);
+  const size_t words = (build_arena_.size() + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
   arena_.reset(new std::max_align_t[std::max<size_t>(words, 1)]);
   auto* base = reinterpret_cast<uint8_t*>(arena_.get());
   if (!build_arena_.empty()) std::memcpy(base, build_arena_.data(), build_arena_.size());
@@ -157,8 +154,7 @@ aclError Model::LoadComplete() {
       if (t.type != ModelTaskType::kKernel) continue;
       uint8_t* p = base + t.arg_offset;
       t.args.addrs = t.args.numAddrs > 0 ? reinterpret_cast<void* const*>(p) : nullptr;
-      t.args.tiling = t.args.tilingSize > 0 ? p + KernelArgBuffer::TilingOffset(t.args.numAddrs)
-                                            : nullptr;
+      t.args.tiling = t.args.tilingSize > 0 ? p + KernelArgBuffer::TilingOffset(t.args.numAddrs) : nullptr;
     }
   }
   BindWaits();
@@ -182,9 +178,7 @@ aclError Model::RunSingleStream() {
           RunKernel(*pool_, task.func, task.args);
         }
         break;
-      case ModelTaskType::kEventRecord:
-        ++single_counts_[task.event];
-        break;
+      case ModelTaskType::kEventRecord: ++single_counts_[task.event]; break;
       case ModelTaskType::kEventWait:
         if (single_counts_[task.event] < task.required) {
           return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
@@ -193,9 +187,7 @@ aclError Model::RunSingleStream() {
                                   task.event));
         }
         break;
-      default:
-        RunComputeTask(*pool_, task);
-        break;
+      default: RunComputeTask(*pool_, task); break;
     }
   }
   return ACL_SUCCESS;

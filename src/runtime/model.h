@@ -25,9 +25,8 @@ class Model {
   Model& operator=(const Model&) = delete;
 
   // Building; each returns an error after LoadComplete or on bad arguments.
-  aclError AddKernel(uint32_t stream, aclrtKernelFunc func, uint32_t block_dim,
-                     void* const* addrs, uint32_t num_addrs, const void* tiling,
-                     uint32_t tiling_size);
+  aclError AddKernel(uint32_t stream, aclrtKernelFunc func, uint32_t block_dim, void* const* addrs, uint32_t num_addrs,
+                     const void* tiling, uint32_t tiling_size);
   aclError AddMemcpy(uint32_t stream, void* dst, const void* src, size_t count);
   aclError AddCallback(uint32_t stream, aclrtCallback fn, void* user_data);
   aclError AddEventRecord(uint32_t stream, uint32_t event);
@@ -54,10 +53,10 @@ class Model {
   CorePool* pool_;
   uint32_t num_events_;
   std::vector<std::vector<ModelTask>> tasks_;
-  std::vector<uint8_t> build_arena_;          // addrs + tiling while building
+  std::vector<uint8_t> build_arena_;           // addrs + tiling while building
   std::unique_ptr<std::max_align_t[]> arena_;  // the same, frozen and 16-byte aligned
   bool loaded_ = false;
-  std::unique_ptr<ModelScheduler> scheduler_;    // multi-stream models
+  std::unique_ptr<ModelScheduler> scheduler_;  // multi-stream models
   std::unique_ptr<uint32_t[]> single_counts_;  // single-stream models: records per event
   std::mutex exec_mu_;                         // one execution at a time
   std::mutex pending_mu_;

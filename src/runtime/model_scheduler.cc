@@ -51,9 +51,7 @@ aclError ModelScheduler::Run() {
   return error_;
 }
 
-void ModelScheduler::HelperEntry(void* ctx, uint32_t /*index*/) {
-  static_cast<ModelScheduler*>(ctx)->Work();
-}
+void ModelScheduler::HelperEntry(void* ctx, uint32_t /*index*/) { static_cast<ModelScheduler*>(ctx)->Work(); }
 
 void ModelScheduler::Work() {
   std::unique_lock<std::mutex> lk(mu_);
@@ -69,10 +67,8 @@ void ModelScheduler::Work() {
       continue;
     }
     lk.unlock();
-    SpinUntil([this] {
-      return num_ready_.load(std::memory_order_relaxed) > 0 ||
-             over_.load(std::memory_order_relaxed);
-    });
+    SpinUntil(
+        [this] { return num_ready_.load(std::memory_order_relaxed) > 0 || over_.load(std::memory_order_relaxed); });
     lk.lock();
     cv_.wait(lk, [this] { return over_.load(std::memory_order_relaxed) || !ready_.empty(); });
   }
@@ -146,9 +142,8 @@ void ModelScheduler::CheckStuckLocked() {
   std::string waits;
   for (uint32_t e = 0; e < num_events_; ++e) {
     for (uint32_t s : parked_[e]) {
-      waits += fmt::format("{}model stream {} waits on event {} (needs {} records, got {})",
-                           waits.empty() ? "" : "; ", s, e, (*tasks_)[s][pc_[s]].required,
-                           counts_[e].load(std::memory_order_relaxed));
+      waits += fmt::format("{}model stream {} waits on event {} (needs {} records, got {})", waits.empty() ? "" : "; ",
+                           s, e, (*tasks_)[s][pc_[s]].required, counts_[e].load(std::memory_order_relaxed));
     }
   }
   error_ = ACL_ERROR_RT_INTERNAL_ERROR;

@@ -44,9 +44,9 @@ class ModelScheduler {
   uint32_t num_events_;
   std::mutex mu_;  // guards everything below except the atomics
   std::condition_variable cv_;
-  std::vector<uint32_t> ready_;                // runnable model streams
-  std::vector<uint32_t> pc_;                   // next task of each model stream
-  std::vector<std::vector<uint32_t>> parked_;  // per event: streams parked on it
+  std::vector<uint32_t> ready_;                      // runnable model streams
+  std::vector<uint32_t> pc_;                         // next task of each model stream
+  std::vector<std::vector<uint32_t>> parked_;        // per event: streams parked on it
   std::unique_ptr<std::atomic<uint32_t>[]> counts_;  // per event: records this execution
   std::atomic<uint32_t> num_ready_{0};
   std::atomic<bool> over_{false};  // all streams ended, or the run failed

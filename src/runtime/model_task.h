@@ -15,12 +15,12 @@ enum class ModelTaskType : uint8_t { kKernel, kMemcpy, kCallback, kEventRecord, 
 
 struct ModelTask {
   ModelTaskType type;
-  uint32_t event;          // record / wait: model event index
-  uint32_t required;       // wait: records of `event` needed in this execution (0 = no-op)
-  aclrtKernelFunc func;    // kernel
-  aclrtKernelArgs args;    // kernel: addrs/tiling point into the model's arena once loaded
-  size_t arg_offset;       // kernel: offset of addrs in the arena while building
-  void* dst;               // memcpy
+  uint32_t event;        // record / wait: model event index
+  uint32_t required;     // wait: records of `event` needed in this execution (0 = no-op)
+  aclrtKernelFunc func;  // kernel
+  aclrtKernelArgs args;  // kernel: addrs/tiling point into the model's arena once loaded
+  size_t arg_offset;     // kernel: offset of addrs in the arena while building
+  void* dst;             // memcpy
   const void* src;
   size_t count;
   aclrtCallback callback;  // host callback
@@ -40,11 +40,8 @@ inline void RunComputeTask(CorePool& pool, const ModelTask& task) {
     case ModelTaskType::kMemcpy:
       if (task.count > 0) std::memmove(task.dst, task.src, task.count);
       break;
-    case ModelTaskType::kCallback:
-      task.callback(task.user_data);
-      break;
-    default:
-      break;
+    case ModelTaskType::kCallback: task.callback(task.user_data); break;
+    default: break;
   }
 }
 

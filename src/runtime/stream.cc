@@ -33,8 +33,7 @@ bool Stream::NextBatch(std::vector<Task>* batch) {
     // Spin briefly so that a producer issuing work back to back needs no wakeup.
     const uint64_t seen = completed_.load(std::memory_order_relaxed);
     SpinUntil([this, seen] {
-      return pushed_.load(std::memory_order_acquire) != seen ||
-             stopping_.load(std::memory_order_relaxed);
+      return pushed_.load(std::memory_order_acquire) != seen || stopping_.load(std::memory_order_relaxed);
     });
     lk.lock();
     sleeping_ = true;
@@ -65,8 +64,7 @@ void Stream::Loop() {
 void Stream::Execute(Task& task) {
   switch (task.type) {
     case TaskType::kKernel: {
-      aclrtKernelArgs args{task.args.addrs(), task.num_addrs, task.args.tiling(),
-                           task.tiling_size, 0, task.block_dim};
+      aclrtKernelArgs args{task.args.addrs(), task.num_addrs, task.args.tiling(), task.tiling_size, 0, task.block_dim};
       RunKernel(*pool_, task.func, args);
       break;
     }
@@ -76,15 +74,9 @@ void Stream::Execute(Task& task) {
     case TaskType::kMemset:
       if (task.count > 0) std::memset(task.dst, task.value, task.count);
       break;
-    case TaskType::kEventRecord:
-      task.event->Complete(task.generation);
-      break;
-    case TaskType::kEventWait:
-      task.event->WaitFor(task.generation);
-      break;
-    case TaskType::kCallback:
-      task.callback(task.user_data);
-      break;
+    case TaskType::kEventRecord: task.event->Complete(task.generation); break;
+    case TaskType::kEventWait: task.event->WaitFor(task.generation); break;
+    case TaskType::kCallback: task.callback(task.user_data); break;
     case TaskType::kModel: {
       aclError ret = task.model->RunFromStream();
       if (ret != ACL_SUCCESS) SetError(ret, RecentErrMsg());
@@ -124,4 +116,3 @@ aclError Stream::Synchronize() {
 }
 
 }  // namespace ge::rt
-

@@ -22,9 +22,7 @@ namespace ge::rt {
 
 class Model;
 
-enum class TaskType : uint8_t {
-  kKernel, kMemcpy, kMemset, kEventRecord, kEventWait, kCallback, kModel
-};
+enum class TaskType : uint8_t { kKernel, kMemcpy, kMemset, kEventRecord, kEventWait, kCallback, kModel };
 
 struct Task {
   TaskType type = TaskType::kKernel;

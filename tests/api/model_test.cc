@@ -57,9 +57,7 @@ class BadInput : public ::testing::Test {
   std::unique_ptr<Model> model_;
 };
 
-TEST_F(BadInput, MissingInput) {
-  EXPECT_EQ(RunError({}), kModels + "mlp.onnx: expected 1 input(s), got 0");
-}
+TEST_F(BadInput, MissingInput) { EXPECT_EQ(RunError({}), kModels + "mlp.onnx: expected 1 input(s), got 0"); }
 
 TEST_F(BadInput, WrongShape) {
   EXPECT_EQ(RunError({HostTensor(DT_FLOAT, Shape({4, 65}))}),
@@ -194,8 +192,9 @@ TEST(BadModel, InputDtypeNotInOpDef) {
   std::unique_ptr<Model> model;
   Status st = Model::Load(path, {}, &model);
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("node 'sm' (Softmax): input 'input' ('x') has dtype int64, expected one of float32, float64"),
-            std::string::npos)
+  EXPECT_NE(
+      st.message().find("node 'sm' (Softmax): input 'input' ('x') has dtype int64, expected one of float32, float64"),
+      std::string::npos)
       << st.message();
 }
 

@@ -64,7 +64,7 @@ TEST(MemoryPlannerTest, ReshapeIsAViewAndLiveInputBlocksInPlace) {
   ValueId e = g.AddValue("e", F32({4, 4})), y = g.AddValue("y", F32({4, 4}));
   g.AddNode("conv", "Conv", {x}, {a});  // not in place: a gets its own buffer
   g.AddNode("reshape", "Reshape", {a, s}, {r});
-  g.AddNode("exp", "Exp", {r}, {e});   // r is read again by "add": no in place
+  g.AddNode("exp", "Exp", {r}, {e});     // r is read again by "add": no in place
   g.AddNode("add", "Add", {r, e}, {y});  // r dies here: y takes its buffer
   g.AddOutput(y);
   MemoryPlan plan;

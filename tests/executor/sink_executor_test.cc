@@ -101,13 +101,29 @@ std::vector<HostTensor> CaseInputs(const fs::path& dir) {
 TEST(SinkExecutorTest, OnnxBackendNodeCasesMatchHost) {
   const fs::path root = "/usr/share/libonnx-testdata/data/node";
   if (!fs::exists(root)) GTEST_SKIP() << "libonnx-testdata is not installed";
-  const char* cases[] = {"test_add", "test_add_bcast", "test_sub", "test_mul", "test_div", "test_relu",
-                         "test_sigmoid", "test_exp", "test_tanh",
-                         "test_gemm_default_matrix_bias", "test_matmul_2d",
-                         "test_matmul_4d", "test_maxpool_2d_default", "test_globalaveragepool",
-                         "test_softmax_axis_1", "test_reshape_reordered_all_dims", "test_flatten_axis1",
-                         "test_identity", "test_cast_FLOAT_to_DOUBLE",
-                         "test_transpose_default", "test_concat_2d_axis_0", "test_leakyrelu", "test_clip"};
+  const char* cases[] = {"test_add",
+                         "test_add_bcast",
+                         "test_sub",
+                         "test_mul",
+                         "test_div",
+                         "test_relu",
+                         "test_sigmoid",
+                         "test_exp",
+                         "test_tanh",
+                         "test_gemm_default_matrix_bias",
+                         "test_matmul_2d",
+                         "test_matmul_4d",
+                         "test_maxpool_2d_default",
+                         "test_globalaveragepool",
+                         "test_softmax_axis_1",
+                         "test_reshape_reordered_all_dims",
+                         "test_flatten_axis1",
+                         "test_identity",
+                         "test_cast_FLOAT_to_DOUBLE",
+                         "test_transpose_default",
+                         "test_concat_2d_axis_0",
+                         "test_leakyrelu",
+                         "test_clip"};
   int compared = 0;
   for (const char* c : cases) {
     fs::path dir = root / c;

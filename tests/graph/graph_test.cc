@@ -86,7 +86,7 @@ TEST(Shape, UnknownDimsAndRank) {
   EXPECT_FALSE(Shape::UnknownRank().IsStatic());
   EXPECT_EQ(Shape::UnknownRank().ToString(), "[?]");
   EXPECT_EQ(Shape({2, 3}).GetShapeSize(), 6);
-  EXPECT_EQ(Shape().GetShapeSize(), 1);  // scalar
+  EXPECT_EQ(Shape().GetShapeSize(), 1);                 // scalar
   EXPECT_EQ(Shape({INT64_MAX, 4}).GetShapeSize(), -1);  // overflow saturates
 }
 

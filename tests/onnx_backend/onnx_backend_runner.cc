@@ -28,8 +28,8 @@
 
 #include "api/model.h"
 #include "graph/tensor_seq.h"
-#include "parser/onnx/onnx_parser.h"
 #include "ops/op_util_ext.h"
+#include "parser/onnx/onnx_parser.h"
 
 namespace fs = std::filesystem;
 
@@ -58,7 +58,8 @@ double ElementAt(const ge::HostTensor& t, int64_t i) {
     case ge::DT_INT16: return static_cast<const int16_t*>(p)[i];
     case ge::DT_INT32: return static_cast<const int32_t*>(p)[i];
     case ge::DT_INT64: return static_cast<double>(static_cast<const int64_t*>(p)[i]);
-    case ge::DT_UINT8: case ge::DT_BOOL: return static_cast<const uint8_t*>(p)[i];
+    case ge::DT_UINT8:
+    case ge::DT_BOOL: return static_cast<const uint8_t*>(p)[i];
     case ge::DT_UINT16: return static_cast<const uint16_t*>(p)[i];
     case ge::DT_UINT32: return static_cast<const uint32_t*>(p)[i];
     case ge::DT_UINT64: return static_cast<double>(static_cast<const uint64_t*>(p)[i]);
@@ -118,8 +119,8 @@ std::string Compare(const ge::HostTensor& got, const ge::HostTensor& want, size_
     if (IsFloat(want.dtype())) {
       ok = (std::isnan(a) && std::isnan(b)) || a == b || std::fabs(a - b) <= 1e-7 + 1e-3 * std::fabs(b);
     } else if (want.dtype() == ge::DT_INT64 || want.dtype() == ge::DT_UINT64) {
-      ok = std::memcmp(static_cast<const char*>(got.data()) + 8 * i,
-                       static_cast<const char*>(want.data()) + 8 * i, 8) == 0;
+      ok = std::memcmp(static_cast<const char*>(got.data()) + 8 * i, static_cast<const char*>(want.data()) + 8 * i,
+                       8) == 0;
     } else {
       ok = a == b;
     }
@@ -310,15 +311,24 @@ bool ParseArgs(int argc, char** argv, Options* o) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--suite") o->suites = {next()};
-    else if (a == "--filter") o->filter = next();
-    else if (a == "--mode") o->mode = next();
-    else if (a == "--data") o->data = next();
-    else if (a == "--skips") o->skips_file = next();
-    else if (a == "--pass-floor") o->floor_file = next();
-    else if (a == "--timeout") o->timeout_s = std::max(1, std::atoi(next().c_str()));
-    else if (a == "--list-failures-by-reason") o->by_reason = true;
-    else if (a == "-v") o->verbose = true;
+    if (a == "--suite")
+      o->suites = {next()};
+    else if (a == "--filter")
+      o->filter = next();
+    else if (a == "--mode")
+      o->mode = next();
+    else if (a == "--data")
+      o->data = next();
+    else if (a == "--skips")
+      o->skips_file = next();
+    else if (a == "--pass-floor")
+      o->floor_file = next();
+    else if (a == "--timeout")
+      o->timeout_s = std::max(1, std::atoi(next().c_str()));
+    else if (a == "--list-failures-by-reason")
+      o->by_reason = true;
+    else if (a == "-v")
+      o->verbose = true;
     else {
       std::cerr << "unknown argument '" << a << "'\n";
       return false;

@@ -21,8 +21,7 @@ class AclnnTest : public ::testing::Test {
 
 void ExpectNear(const std::vector<float>& got, const std::vector<double>& want, double tol = 1e-4) {
   ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i)
-    ASSERT_NEAR(got[i], want[i], tol * (1 + std::abs(want[i]))) << "at " << i;
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], want[i], tol * (1 + std::abs(want[i]))) << "at " << i;
 }
 
 // C[m,n] = sum_k A(i,k) B(k,j) with element accessors, accumulated in double.
@@ -89,11 +88,16 @@ TEST_F(AclnnTest, MatmulBatchedBroadcastUsesOneGemm) {
   auto ta = MakeTensor({2, 3, 4, 5}, ACL_FLOAT, a.get());
   auto tb = MakeTensor({5, 6}, ACL_FLOAT, b.get());
   auto to = MakeTensor({2, 3, 4, 6}, ACL_FLOAT, out.get());
-  EXPECT_EQ(RunTwoPhase([&](uint64_t* w, aclOpExecutor** e) { return aclnnMatmulGetWorkspaceSize(ta.get(), tb.get(), to.get(), 0, w, e); }, aclnnMatmul), 1);
+  EXPECT_EQ(
+      RunTwoPhase([&](uint64_t* w,
+                      aclOpExecutor** e) { return aclnnMatmulGetWorkspaceSize(ta.get(), tb.get(), to.get(), 0, w, e); },
+                  aclnnMatmul),
+      1);
   std::vector<double> want;
   for (int64_t bi = 0; bi < 6; ++bi) {
-    auto part = NaiveGemm(4, 6, 5, [&](int64_t i, int64_t k) { return av[bi * 20 + i * 5 + k]; },
-                          [&](int64_t k, int64_t j) { return bv[k * 6 + j]; });
+    auto part = NaiveGemm(
+        4, 6, 5, [&](int64_t i, int64_t k) { return av[bi * 20 + i * 5 + k]; },
+        [&](int64_t k, int64_t j) { return bv[k * 6 + j]; });
     want.insert(want.end(), part.begin(), part.end());
   }
   ExpectNear(out.Download(), want);
@@ -106,7 +110,12 @@ TEST_F(AclnnTest, AddWithAlphaAndBroadcast) {
   auto to = MakeTensor({2, 3}, ACL_FLOAT, out.get());
   float alpha_v = 2.5f;
   aclScalar* alpha = aclCreateScalar(&alpha_v, ACL_FLOAT);
-  EXPECT_EQ(RunTwoPhase([&](uint64_t* w, aclOpExecutor** e) { return aclnnAddGetWorkspaceSize(ta.get(), tb.get(), alpha, to.get(), w, e); }, aclnnAdd), 2);
+  EXPECT_EQ(RunTwoPhase(
+                [&](uint64_t* w, aclOpExecutor** e) {
+                  return aclnnAddGetWorkspaceSize(ta.get(), tb.get(), alpha, to.get(), w, e);
+                },
+                aclnnAdd),
+            2);
   std::vector<double> want(6);
   for (int i = 0; i < 6; ++i) want[i] = av[i] + 2.5 * bv[i % 3];
   ExpectNear(out.Download(), want);
@@ -118,7 +127,10 @@ TEST_F(AclnnTest, MulOfTransposedView) {
   DeviceBuffer<float> a(av), b(bv), out(12);
   auto ta = MakeTensor({3, 4}, ACL_FLOAT, a.get(), {1, 3}, {4, 3});  // a^T view of [4,3]
   auto tb = MakeTensor({3, 4}, ACL_FLOAT, b.get()), to = MakeTensor({3, 4}, ACL_FLOAT, out.get());
-  EXPECT_EQ(RunTwoPhase([&](uint64_t* w, aclOpExecutor** e) { return aclnnMulGetWorkspaceSize(ta.get(), tb.get(), to.get(), w, e); }, aclnnMul), 2);
+  EXPECT_EQ(RunTwoPhase([&](uint64_t* w,
+                            aclOpExecutor** e) { return aclnnMulGetWorkspaceSize(ta.get(), tb.get(), to.get(), w, e); },
+                        aclnnMul),
+            2);
   std::vector<double> want(12);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j) want[i * 4 + j] = av[j * 3 + i] * bv[i * 4 + j];
@@ -141,8 +153,16 @@ TEST_F(AclnnTest, SoftmaxKernelChoice) {
     auto xv = RandomFloats(rows * len, 9, -5, 5);
     DeviceBuffer<float> x(xv), y(rows * len);
     auto tx = MakeTensor({rows, len}, ACL_FLOAT, x.get()), ty = MakeTensor({rows, len}, ACL_FLOAT, y.get());
-    bool split = len >= 8192 && rows < static_cast<int64_t>(std::max(1u, [] { uint32_t n = 0; aclrtGetDeviceCoreNum(&n); return n; }()));
-    EXPECT_EQ(RunTwoPhase([&](uint64_t* w, aclOpExecutor** e) { return aclnnSoftmaxGetWorkspaceSize(tx.get(), -1, ty.get(), w, e); }, aclnnSoftmax),
+    bool split = len >= 8192 && rows < static_cast<int64_t>(std::max(
+                                           1u,
+                                           [] {
+                                             uint32_t n = 0;
+                                             aclrtGetDeviceCoreNum(&n);
+                                             return n;
+                                           }()));
+    EXPECT_EQ(RunTwoPhase([&](uint64_t* w,
+                              aclOpExecutor** e) { return aclnnSoftmaxGetWorkspaceSize(tx.get(), -1, ty.get(), w, e); },
+                          aclnnSoftmax),
               split ? 3 : 1);
     ExpectNear(y.Download(), NaiveSoftmaxRows(xv, rows, len), 1e-5);
   }
@@ -156,7 +176,10 @@ TEST_F(AclnnTest, CatOfContiguousAndStridedInputs) {
   auto to = MakeTensor({2, 5}, ACL_FLOAT, out.get());
   const aclTensor* items[] = {ta.get(), tb.get()};
   aclTensorList* list = aclCreateTensorList(items, 2);
-  EXPECT_EQ(RunTwoPhase([&](uint64_t* w, aclOpExecutor** e) { return aclnnCatGetWorkspaceSize(list, 1, to.get(), w, e); }, aclnnCat), 2);
+  EXPECT_EQ(
+      RunTwoPhase([&](uint64_t* w, aclOpExecutor** e) { return aclnnCatGetWorkspaceSize(list, 1, to.get(), w, e); },
+                  aclnnCat),
+      2);
   std::vector<double> want = {av[0], av[1], av[2], bv[0], bv[2], av[3], av[4], av[5], bv[1], bv[3]};
   ExpectNear(out.Download(), want);
   aclDestroyTensorList(list);
@@ -171,15 +194,20 @@ TEST_F(AclnnTest, LayerNormWithAllOutputs) {
   auto tm = MakeTensor({rows, 1}, ACL_FLOAT, mean.get()), tr = MakeTensor({rows, 1}, ACL_FLOAT, rstd.get());
   int64_t norm[] = {cols};
   aclIntArray* ns = aclCreateIntArray(norm, 1);
-  EXPECT_EQ(RunTwoPhase([&](uint64_t* w, aclOpExecutor** e) { return aclnnLayerNormGetWorkspaceSize(tx.get(), ns, tw.get(), tb.get(), 1e-5, ty.get(), tm.get(),
-                                                       tr.get(), w, e); }, aclnnLayerNorm),
+  EXPECT_EQ(RunTwoPhase(
+                [&](uint64_t* w, aclOpExecutor** e) {
+                  return aclnnLayerNormGetWorkspaceSize(tx.get(), ns, tw.get(), tb.get(), 1e-5, ty.get(), tm.get(),
+                                                        tr.get(), w, e);
+                },
+                aclnnLayerNorm),
             1);
   std::vector<double> want(rows * cols), want_mean(rows);
   for (int64_t r = 0; r < rows; ++r) {
     double m = 0, v = 0;
     for (int64_t j = 0; j < cols; ++j) m += xv[r * cols + j] / double(cols);
     for (int64_t j = 0; j < cols; ++j) v += (xv[r * cols + j] - m) * (xv[r * cols + j] - m) / double(cols);
-    for (int64_t j = 0; j < cols; ++j) want[r * cols + j] = (xv[r * cols + j] - m) / std::sqrt(v + 1e-5) * wv[j] + bv[j];
+    for (int64_t j = 0; j < cols; ++j)
+      want[r * cols + j] = (xv[r * cols + j] - m) / std::sqrt(v + 1e-5) * wv[j] + bv[j];
     want_mean[r] = m;
   }
   ExpectNear(y.Download(), want);
@@ -197,8 +225,12 @@ TEST_F(AclnnTest, ConvolutionMatchesDirectLoop) {
   aclIntArray* s = aclCreateIntArray(one, 2);
   aclIntArray* p = aclCreateIntArray(one, 2);
   aclIntArray* d = aclCreateIntArray(one, 2);
-  EXPECT_EQ(RunTwoPhase([&](uint64_t* w, aclOpExecutor** e) { return aclnnConvolutionGetWorkspaceSize(tx.get(), tw.get(), tb.get(), s, p, d, false, nullptr, 1,
-                                                         ty.get(), 0, w, e); }, aclnnConvolution),
+  EXPECT_EQ(RunTwoPhase(
+                [&](uint64_t* w, aclOpExecutor** e) {
+                  return aclnnConvolutionGetWorkspaceSize(tx.get(), tw.get(), tb.get(), s, p, d, false, nullptr, 1,
+                                                          ty.get(), 0, w, e);
+                },
+                aclnnConvolution),
             1);
   std::vector<double> want(oc * h * wd);
   for (int64_t o = 0; o < oc; ++o)
@@ -232,9 +264,13 @@ TEST_F(AclnnTest, GenericEntryRunsGemmWithAttributes) {
   aclOpAttrs* attrs = aclCreateOpAttrs();
   aclOpAttrsSetInt(attrs, "transB", 1);
   aclOpAttrsSetFloat(attrs, "alpha", 0.5f);
-  EXPECT_EQ(RunTwoPhase([&](uint64_t* w, aclOpExecutor** e) { return aclnnOpGetWorkspaceSize("Gemm", in, ol, attrs, w, e); }, aclnnOp), 1);
-  auto want = NaiveGemm(3, 5, 4, [&](int64_t i, int64_t k) { return av[i * 4 + k]; },
-                        [&](int64_t k, int64_t j) { return bv[j * 4 + k]; });
+  EXPECT_EQ(
+      RunTwoPhase([&](uint64_t* w, aclOpExecutor** e) { return aclnnOpGetWorkspaceSize("Gemm", in, ol, attrs, w, e); },
+                  aclnnOp),
+      1);
+  auto want = NaiveGemm(
+      3, 5, 4, [&](int64_t i, int64_t k) { return av[i * 4 + k]; },
+      [&](int64_t k, int64_t j) { return bv[j * 4 + k]; });
   for (auto& v : want) v *= 0.5;
   ExpectNear(out.Download(), want);
   aclDestroyOpAttrs(attrs);

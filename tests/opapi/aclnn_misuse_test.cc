@@ -96,7 +96,8 @@ TEST_F(AclnnMisuse, BadTensorCreation) {
   EXPECT_MSG("4-element storage");
   EXPECT_EQ(aclCreateTensor(nullptr, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 2, a_.get()), nullptr);
   EXPECT_MSG("viewDims is null");
-  EXPECT_EQ(aclCreateTensor(dims, 2, static_cast<aclDataType>(99), nullptr, 0, ACL_FORMAT_ND, dims, 2, a_.get()), nullptr);
+  EXPECT_EQ(aclCreateTensor(dims, 2, static_cast<aclDataType>(99), nullptr, 0, ACL_FORMAT_ND, dims, 2, a_.get()),
+            nullptr);
   EXPECT_MSG("unsupported data type 99");
   EXPECT_EQ(aclCreateScalar(nullptr, ACL_FLOAT), nullptr);
 }

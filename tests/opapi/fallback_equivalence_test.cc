@@ -82,7 +82,8 @@ TEST_P(FallbackEquivalence, OnnxBackendCases) {
     std::vector<HostTensor> inputs;
     for (int k = 0; fs::exists(dir.path() / "test_data_set_0" / fmt::format("input_{}.pb", k)); ++k) {
       inputs.emplace_back();
-      ASSERT_TRUE(LoadTensorProtoFile(dir.path() / "test_data_set_0" / fmt::format("input_{}.pb", k), &inputs.back()).ok());
+      ASSERT_TRUE(
+          LoadTensorProtoFile(dir.path() / "test_data_set_0" / fmt::format("input_{}.pb", k), &inputs.back()).ok());
     }
     std::shared_ptr<Graph> g1, g2;
     ASSERT_TRUE(LoadOnnxModel(dir.path() / "model.onnx", &g1).ok()) << name;

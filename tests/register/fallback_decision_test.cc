@@ -181,19 +181,32 @@ TEST_P(DecisionTable, PlacementLogsSegmentsAndResults) {
   EXPECT_EQ(ToFloats(run.outputs[0]), (std::vector<float>{adds, 1 + adds, 2 + adds, 3 + adds, 4 + adds, 5 + adds}));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllModes, DecisionTable,
-    ::testing::Values(
-        // no fallback (a, d), support_aclnn (b), aclnn_only (c)
-        Row{"static_online", false, false, true, {S, S, F, S}, 3, {"c"}, nullptr},
-        Row{"dynamic_online", true, false, true, {K, F, F, K}, 1, {"b", "c"}, nullptr},
-        Row{"static_offline_aclnn_only", false, true, true, {}, 0, {}, "node 'c' (FbOnly): operator FbOnly is aclnn_only"},
-        Row{"dynamic_offline_aclnn_only", true, true, true, {}, 0, {}, "node 'c' (FbOnly): operator FbOnly is aclnn_only"},
-        Row{"static_online_no_aclnn_only", false, false, false, {S, S, S}, 1, {}, nullptr},
-        Row{"dynamic_online_no_aclnn_only", true, false, false, {K, F, K}, 1, {"b"}, nullptr},
-        Row{"static_offline", false, true, false, {S, S, S}, 1, {}, nullptr},
-        Row{"dynamic_offline", true, true, false, {K, K, K}, 1, {}, nullptr}),
-    [](const ::testing::TestParamInfo<Row>& i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(AllModes, DecisionTable,
+                         ::testing::Values(
+                             // no fallback (a, d), support_aclnn (b), aclnn_only (c)
+                             Row{"static_online", false, false, true, {S, S, F, S}, 3, {"c"}, nullptr},
+                             Row{"dynamic_online", true, false, true, {K, F, F, K}, 1, {"b", "c"}, nullptr},
+                             Row{"static_offline_aclnn_only",
+                                 false,
+                                 true,
+                                 true,
+                                 {},
+                                 0,
+                                 {},
+                                 "node 'c' (FbOnly): operator FbOnly is aclnn_only"},
+                             Row{"dynamic_offline_aclnn_only",
+                                 true,
+                                 true,
+                                 true,
+                                 {},
+                                 0,
+                                 {},
+                                 "node 'c' (FbOnly): operator FbOnly is aclnn_only"},
+                             Row{"static_online_no_aclnn_only", false, false, false, {S, S, S}, 1, {}, nullptr},
+                             Row{"dynamic_online_no_aclnn_only", true, false, false, {K, F, K}, 1, {"b"}, nullptr},
+                             Row{"static_offline", false, true, false, {S, S, S}, 1, {}, nullptr},
+                             Row{"dynamic_offline", true, true, false, {K, K, K}, 1, {}, nullptr}),
+                         [](const ::testing::TestParamInfo<Row>& i) { return std::string(i.param.name); });
 
 TEST(FallbackDecision, AclnnOnlyWarnsOnceAsDeprecated) {
   EnsureTestDevice();

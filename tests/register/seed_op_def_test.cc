@@ -16,6 +16,7 @@ static graphStatus InferDataTypeFunc(gert::InferDataTypeContext* context) {
 
 namespace ops {
 // ---- the seed, as written ----
+// clang-format off
 class CustomOp : public OpDef { public: CustomOp(const char* name) : OpDef(name) {
   this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
   this->Input("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
@@ -23,6 +24,7 @@ class CustomOp : public OpDef { public: CustomOp(const char* name) : OpDef(name)
   this->SetInferShape(ge::InferShapeFunc); this->SetInferDataType(ge::InferDataTypeFunc);
   this->AICore().AddConfig("ascendxxx"); this->EnableFallBack(); } };
 OP_ADD(CustomOp);
+// clang-format on
 // ---- end of seed ----
 }  // namespace ops
 

@@ -48,9 +48,8 @@ TEST(RuntimeMemory, OutOfMemoryIsAnErrorWithSizes) {
   void* big = reinterpret_cast<void*>(1);
   EXPECT_EQ(aclrtMalloc(&big, 1048576, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
   EXPECT_EQ(big, nullptr);
-  const std::string expected = "device out of memory: requested 1048576 bytes, " +
-                               std::to_string(base + 524288) + " of " +
-                               std::to_string(base + 1048576) + " in use";
+  const std::string expected = "device out of memory: requested 1048576 bytes, " + std::to_string(base + 524288) +
+                               " of " + std::to_string(base + 1048576) + " in use";
   EXPECT_EQ(std::string(aclGetRecentErrMsg()), expected);
   size_t free = 0, total = 0;
   ASSERT_EQ(aclrtGetMemInfo(0, &free, &total), ACL_SUCCESS);
@@ -100,11 +99,9 @@ TEST(RuntimeMemory, MemcpyAndMemsetSync) {
   std::vector<uint8_t> back(256, 0);
   ASSERT_EQ(aclrtMemcpy(back.data(), 256, dev, 256, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
   for (size_t i = 0; i < 256; ++i) EXPECT_EQ(back[i], i < 16 ? 0x5a : i) << i;
-  EXPECT_EQ(aclrtMemcpy(back.data(), 8, dev, 16, ACL_MEMCPY_DEVICE_TO_HOST),
-            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMemcpy(back.data(), 8, dev, 16, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtMemcpy(nullptr, 8, dev, 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclrtMemcpy(back.data(), 8, dev, 8, BogusEnum<aclrtMemcpyKind>(9)),
-            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMemcpy(back.data(), 8, dev, 8, BogusEnum<aclrtMemcpyKind>(9)), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtMemset(dev, 8, 0, 16), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtMemset(nullptr, 8, 0, 8), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
@@ -124,17 +121,14 @@ TEST(RuntimeMemory, MemcpyAndMemsetAsyncAreStreamOrdered) {
   const size_t bytes = 64 * sizeof(int32_t);
   for (int round = 0; round < 50; ++round) {
     ASSERT_EQ(aclrtMemsetAsync(dev, bytes, 0, bytes, stream.get()), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMemcpyAsync(dev, bytes, src.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE,
-                               stream.get()), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpyAsync(dev, bytes, src.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE, stream.get()), ACL_SUCCESS);
     ASSERT_EQ(aclrtLaunchKernel(DoubleKernel, 1, &dev, 1, nullptr, 0, stream.get()), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMemcpyAsync(dst.data(), bytes, dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST,
-                               stream.get()), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpyAsync(dst.data(), bytes, dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST, stream.get()), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(stream.get()), ACL_SUCCESS);
     for (int i = 0; i < 64; ++i) ASSERT_EQ(dst[i], 2 * i);
     dst.assign(64, -1);
   }
-  EXPECT_EQ(aclrtMemcpyAsync(dst.data(), 4, dev, 8, ACL_MEMCPY_DEVICE_TO_HOST, stream.get()),
-            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMemcpyAsync(dst.data(), 4, dev, 8, ACL_MEMCPY_DEVICE_TO_HOST, stream.get()), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtMemsetAsync(nullptr, 4, 0, 4, stream.get()), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
 }

@@ -15,9 +15,7 @@ namespace {
 
 class ScopedModel {
  public:
-  ScopedModel(uint32_t streams, uint32_t events) {
-    EXPECT_EQ(aclmdlRICreate(streams, events, &model_), ACL_SUCCESS);
-  }
+  ScopedModel(uint32_t streams, uint32_t events) { EXPECT_EQ(aclmdlRICreate(streams, events, &model_), ACL_SUCCESS); }
   ~ScopedModel() { EXPECT_EQ(aclmdlRIDestroy(model_), ACL_SUCCESS); }
   ScopedModel(const ScopedModel&) = delete;
   ScopedModel& operator=(const ScopedModel&) = delete;
@@ -41,8 +39,7 @@ void AxpyKernel(const aclrtKernelArgs* args) {
   for (int64_t i = begin; i < end; ++i) out[i] = in[i] * t.mul + t.add;
 }
 
-aclError AddAxpy(aclmdlRI model, uint32_t stream, uint32_t dim, int64_t* in, int64_t* out,
-                 AxpyTiling t) {
+aclError AddAxpy(aclmdlRI model, uint32_t stream, uint32_t dim, int64_t* in, int64_t* out, AxpyTiling t) {
   void* addrs[] = {in, out};
   return aclmdlRIAddKernelTask(model, stream, AxpyKernel, dim, addrs, 2, &t, sizeof(t));
 }
@@ -54,11 +51,11 @@ TEST(RuntimeModel, SingleStreamChainExecutedManyTimes) {
   std::vector<int64_t> result(kN, 0);
   ScopedModel model(1, 0);
   for (int t = 0; t < kTasks; ++t) {
-    ASSERT_EQ(AddAxpy(model.get(), 0, t % 10 == 0 ? 4 : 1, bufs[t].data(), bufs[t + 1].data(),
-                      {1, t % 7, kN}), ACL_SUCCESS);
+    ASSERT_EQ(AddAxpy(model.get(), 0, t % 10 == 0 ? 4 : 1, bufs[t].data(), bufs[t + 1].data(), {1, t % 7, kN}),
+              ACL_SUCCESS);
   }
-  ASSERT_EQ(aclmdlRIAddMemcpyTask(model.get(), 0, result.data(), bufs[kTasks].data(),
-                                  kN * sizeof(int64_t)), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIAddMemcpyTask(model.get(), 0, result.data(), bufs[kTasks].data(), kN * sizeof(int64_t)),
+            ACL_SUCCESS);
   ASSERT_EQ(aclmdlRILoadComplete(model.get()), ACL_SUCCESS);
   uint32_t num_tasks = 0;
   ASSERT_EQ(aclmdlRIGetTaskNum(model.get(), &num_tasks), ACL_SUCCESS);
@@ -98,8 +95,7 @@ void BuildDiamond(aclmdlRI model, Diamond* d) {
   ASSERT_EQ(aclmdlRIAddEventRecord(model, 0, 0), ACL_SUCCESS);
   for (uint32_t s = 1; s < n; ++s) {
     ASSERT_EQ(aclmdlRIAddEventWait(model, s, 0), ACL_SUCCESS);
-    ASSERT_EQ(AddAxpy(model, s, 1 + s % 4, d->a.data(), d->b[s].data(), {s, s, Diamond::kN}),
-              ACL_SUCCESS);
+    ASSERT_EQ(AddAxpy(model, s, 1 + s % 4, d->a.data(), d->b[s].data(), {s, s, Diamond::kN}), ACL_SUCCESS);
     ASSERT_EQ(aclmdlRIAddEventRecord(model, s, s), ACL_SUCCESS);
     ASSERT_EQ(aclmdlRIAddEventWait(model, 0, s), ACL_SUCCESS);
   }
@@ -152,8 +148,7 @@ TEST(RuntimeModel, ChainThroughAllStreamsWithTwoCores) {
       if (s > 0 || lap > 0) {
         ASSERT_EQ(aclmdlRIAddEventWait(model.get(), s, (s + kStreams - 1) % kStreams), ACL_SUCCESS);
       }
-      ASSERT_EQ(aclmdlRIAddKernelTask(model.get(), s, AddOneKernel, 1, addrs, 1, nullptr, 0),
-                ACL_SUCCESS);
+      ASSERT_EQ(aclmdlRIAddKernelTask(model.get(), s, AddOneKernel, 1, addrs, 1, nullptr, 0), ACL_SUCCESS);
       ASSERT_EQ(aclmdlRIAddEventRecord(model.get(), s, s), ACL_SUCCESS);
     }
   }
@@ -165,9 +160,7 @@ TEST(RuntimeModel, ChainThroughAllStreamsWithTwoCores) {
 }
 
 // Execution on a stream waits for prior work there, and later work waits for the model.
-void SetKernel(const aclrtKernelArgs* args) {
-  *static_cast<int64_t*>(args->addrs[0]) = TilingAs<int64_t>(args);
-}
+void SetKernel(const aclrtKernelArgs* args) { *static_cast<int64_t*>(args->addrs[0]) = TilingAs<int64_t>(args); }
 void AppendValueCallback(void* user) {
   auto* p = static_cast<std::pair<int64_t*, std::vector<int64_t>*>*>(user);
   p->second->push_back(*p->first);
@@ -184,16 +177,14 @@ TEST(RuntimeModel, ExecuteAsyncIsStreamOrdered) {
     ASSERT_EQ(AddAxpy(model.get(), 0, 1, &x0, &x0, {1, 1, 1}), ACL_SUCCESS);
     ASSERT_EQ(aclmdlRIAddCallbackTask(model.get(), 0, AppendValueCallback, &cb), ACL_SUCCESS);
     for (uint32_t s = 1; s < streams; ++s) {
-      ASSERT_EQ(aclmdlRIAddKernelTask(model.get(), s, EmptyKernel, 2, nullptr, 0, nullptr, 0),
-                ACL_SUCCESS);
+      ASSERT_EQ(aclmdlRIAddKernelTask(model.get(), s, EmptyKernel, 2, nullptr, 0, nullptr, 0), ACL_SUCCESS);
     }
     ASSERT_EQ(aclmdlRILoadComplete(model.get()), ACL_SUCCESS);
     ScopedStream stream;
     void* addrs[] = {&x0};
     for (int64_t i = 0; i < 100; ++i) {
       int64_t v = i * 10;
-      ASSERT_EQ(aclrtLaunchKernel(SetKernel, 1, addrs, 1, &v, sizeof(v), stream.get()),
-                ACL_SUCCESS);
+      ASSERT_EQ(aclrtLaunchKernel(SetKernel, 1, addrs, 1, &v, sizeof(v), stream.get()), ACL_SUCCESS);
       ASSERT_EQ(aclmdlRIExecuteAsync(model.get(), stream.get()), ACL_SUCCESS);
       ASSERT_EQ(aclmdlRIExecuteAsync(model.get(), stream.get()), ACL_SUCCESS);
     }
@@ -213,8 +204,7 @@ TEST(RuntimeModel, DestroyWaitsForPendingAsyncExecutions) {
   aclmdlRI model = nullptr;
   ASSERT_EQ(aclmdlRICreate(2, 0, &model), ACL_SUCCESS);
   for (int i = 0; i < 50; ++i) {
-    ASSERT_EQ(aclmdlRIAddKernelTask(model, i % 2, AtomicAddKernel, 1, addrs, 1, nullptr, 0),
-              ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIAddKernelTask(model, i % 2, AtomicAddKernel, 1, addrs, 1, nullptr, 0), ACL_SUCCESS);
   }
   ASSERT_EQ(aclmdlRILoadComplete(model), ACL_SUCCESS);
   for (int i = 0; i < 40; ++i) ASSERT_EQ(aclmdlRIExecuteAsync(model, stream.get()), ACL_SUCCESS);
@@ -227,8 +217,7 @@ TEST(RuntimeModel, WaitOnEventNeverRecordedIsANoOp) {
   int64_t cell = 0;
   void* addrs[] = {&cell};
   ASSERT_EQ(aclmdlRIAddEventWait(model.get(), 0, 1), ACL_SUCCESS);
-  ASSERT_EQ(aclmdlRIAddKernelTask(model.get(), 0, AddOneKernel, 1, addrs, 1, nullptr, 0),
-            ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIAddKernelTask(model.get(), 0, AddOneKernel, 1, addrs, 1, nullptr, 0), ACL_SUCCESS);
   ASSERT_EQ(aclmdlRIAddEventWait(model.get(), 1, 1), ACL_SUCCESS);
   ASSERT_EQ(aclmdlRILoadComplete(model.get()), ACL_SUCCESS);
   ASSERT_EQ(aclmdlRIExecute(model.get(), -1), ACL_SUCCESS);
@@ -267,16 +256,11 @@ TEST(RuntimeModel, MisuseReturnsErrors) {
   ASSERT_EQ(aclmdlRICreate(2, 1, &model), ACL_SUCCESS);
   int64_t cell = 0;
   void* addrs[] = {&cell};
-  EXPECT_EQ(aclmdlRIAddKernelTask(model, 2, AddOneKernel, 1, addrs, 1, nullptr, 0),
-            ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("model stream 2 out of range"),
-            std::string::npos);
-  EXPECT_EQ(aclmdlRIAddKernelTask(model, 0, nullptr, 1, addrs, 1, nullptr, 0),
-            ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclmdlRIAddKernelTask(model, 0, AddOneKernel, 0, addrs, 1, nullptr, 0),
-            ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclmdlRIAddKernelTask(model, 0, AddOneKernel, 1, nullptr, 1, nullptr, 0),
-            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlRIAddKernelTask(model, 2, AddOneKernel, 1, addrs, 1, nullptr, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("model stream 2 out of range"), std::string::npos);
+  EXPECT_EQ(aclmdlRIAddKernelTask(model, 0, nullptr, 1, addrs, 1, nullptr, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlRIAddKernelTask(model, 0, AddOneKernel, 0, addrs, 1, nullptr, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlRIAddKernelTask(model, 0, AddOneKernel, 1, nullptr, 1, nullptr, 0), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlRIAddMemcpyTask(model, 0, nullptr, &cell, 8), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlRIAddCallbackTask(model, 0, nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlRIAddEventRecord(model, 0, 1), ACL_ERROR_INVALID_PARAM);
@@ -286,8 +270,7 @@ TEST(RuntimeModel, MisuseReturnsErrors) {
   ASSERT_EQ(aclmdlRIAddKernelTask(model, 1, AddOneKernel, 1, addrs, 1, nullptr, 0), ACL_SUCCESS);
   ASSERT_EQ(aclmdlRILoadComplete(model), ACL_SUCCESS);
   EXPECT_EQ(aclmdlRILoadComplete(model), ACL_ERROR_RT_MODEL_CONTEXT);
-  EXPECT_EQ(aclmdlRIAddKernelTask(model, 0, AddOneKernel, 1, addrs, 1, nullptr, 0),
-            ACL_ERROR_RT_MODEL_CONTEXT);
+  EXPECT_EQ(aclmdlRIAddKernelTask(model, 0, AddOneKernel, 1, addrs, 1, nullptr, 0), ACL_ERROR_RT_MODEL_CONTEXT);
   EXPECT_NE(std::string(aclGetRecentErrMsg()).find("already loaded"), std::string::npos);
   EXPECT_EQ(aclmdlRIAddEventRecord(model, 0, 0), ACL_ERROR_RT_MODEL_CONTEXT);
   EXPECT_EQ(aclmdlRIExecute(model, -2), ACL_ERROR_INVALID_PARAM);
@@ -323,11 +306,9 @@ TEST(RuntimeStress, ModelManyStreamsManyRuns) {
       if (k == kKernels / 2 && s > 0) {
         ASSERT_EQ(aclmdlRIAddEventWait(model.get(), s, s - 1), ACL_SUCCESS);
       }
-      ASSERT_EQ(aclmdlRIAddKernelTask(model.get(), s, StreamCounterKernel, 1, addrs, 1, &s,
-                                      sizeof(s)), ACL_SUCCESS);
+      ASSERT_EQ(aclmdlRIAddKernelTask(model.get(), s, StreamCounterKernel, 1, addrs, 1, &s, sizeof(s)), ACL_SUCCESS);
       if (k % 50 == 0) {
-        ASSERT_EQ(aclmdlRIAddKernelTask(model.get(), s, AtomicAddKernel, 3, shared_addrs, 1,
-                                        nullptr, 0), ACL_SUCCESS);
+        ASSERT_EQ(aclmdlRIAddKernelTask(model.get(), s, AtomicAddKernel, 3, shared_addrs, 1, nullptr, 0), ACL_SUCCESS);
       }
       if (k == kKernels / 2) {
         ASSERT_EQ(aclmdlRIAddEventRecord(model.get(), s, s), ACL_SUCCESS);
@@ -340,8 +321,7 @@ TEST(RuntimeStress, ModelManyStreamsManyRuns) {
   void* noise_addrs[] = {&noise_count};
   constexpr int kRuns = 40;
   for (int run = 0; run < kRuns; ++run) {
-    ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, 4, noise_addrs, 1, nullptr, 0, noise.get()),
-              ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, 4, noise_addrs, 1, nullptr, 0, noise.get()), ACL_SUCCESS);
     if (run % 2) {
       ASSERT_EQ(aclmdlRIExecute(model.get(), -1), ACL_SUCCESS) << aclGetRecentErrMsg();
     } else {

@@ -33,8 +33,7 @@ TEST(RuntimeStream, DefaultStreamRunsKernels) {
   void* addrs[] = {&counter};
   int64_t amount = 3;
   for (int i = 0; i < 100; ++i) {
-    ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, 1, addrs, 1, &amount, sizeof(amount), nullptr),
-              ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, 1, addrs, 1, &amount, sizeof(amount), nullptr), ACL_SUCCESS);
   }
   amount = 1000;  // launch copied the tiling: changing it now affects nothing queued
   ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
@@ -75,8 +74,7 @@ TEST(RuntimeStream, MultiBlockKernelRunsEveryBlockOnce) {
     void* addrs[] = {&rec, out.data()};
     BlockTiling tiling{0xC0FFEE, dim, {}};
     tiling.pad[199] = 7;
-    ASSERT_EQ(aclrtLaunchKernel(BlockKernel, dim, addrs, 2, &tiling, sizeof(tiling),
-                                stream.get()), ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchKernel(BlockKernel, dim, addrs, 2, &tiling, sizeof(tiling), stream.get()), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(stream.get()), ACL_SUCCESS);
     EXPECT_EQ(rec.bad_dim.load(), 0);
     EXPECT_EQ(rec.bad_tiling.load(), 0);
@@ -108,11 +106,10 @@ TEST(RuntimeStream, HostCallbacksRunInStreamOrder) {
   CallbackLog log;
   void* addrs[] = {&log};
   for (int i = 0; i < 500; ++i) {
-    ASSERT_EQ(aclrtLaunchKernel(AppendKernel, 1, addrs, 1, &i, sizeof(i), stream.get()),
-              ACL_SUCCESS);
-    ASSERT_EQ(aclrtLaunchCallback(AppendCallback, &log,
-                                  i % 2 ? ACL_CALLBACK_BLOCK : ACL_CALLBACK_NO_BLOCK,
-                                  stream.get()), ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchKernel(AppendKernel, 1, addrs, 1, &i, sizeof(i), stream.get()), ACL_SUCCESS);
+    ASSERT_EQ(
+        aclrtLaunchCallback(AppendCallback, &log, i % 2 ? ACL_CALLBACK_BLOCK : ACL_CALLBACK_NO_BLOCK, stream.get()),
+        ACL_SUCCESS);
   }
   ASSERT_EQ(aclrtSynchronizeStream(stream.get()), ACL_SUCCESS);
   ASSERT_EQ(log.entries.size(), 1000u);
@@ -129,8 +126,7 @@ TEST(RuntimeStream, DestroyWithPendingWorkWaitsForIt) {
     aclrtStream stream = nullptr;
     ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
     for (int i = 0; i < 500; ++i) {
-      ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, 1 + i % 3, addrs, 1, nullptr, 0, stream),
-                ACL_SUCCESS);
+      ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, 1 + i % 3, addrs, 1, nullptr, 0, stream), ACL_SUCCESS);
     }
     ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
     EXPECT_EQ(counter.load(), 500 + 500 / 3 * (1 + 2) + 1);  // blocks: 1,2,3,1,2,3,...,1,2
@@ -155,21 +151,17 @@ TEST(RuntimeEvent, CrossStreamOrdering) {
   std::vector<int> slots(kIters, 0), out(kIters, 0);
   void* addrs[] = {slots.data(), out.data()};
   for (int i = 0; i < kIters; ++i) {
-    ASSERT_EQ(aclrtLaunchKernel(WriteSlotKernel, 1, addrs, 2, &i, sizeof(i), a.get()),
-              ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchKernel(WriteSlotKernel, 1, addrs, 2, &i, sizeof(i), a.get()), ACL_SUCCESS);
     ASSERT_EQ(aclrtRecordEvent(event.get(), a.get()), ACL_SUCCESS);
     ASSERT_EQ(aclrtStreamWaitEvent(b.get(), event.get()), ACL_SUCCESS);
-    ASSERT_EQ(aclrtLaunchKernel(ReadSlotKernel, 1, addrs, 2, &i, sizeof(i), b.get()),
-              ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchKernel(ReadSlotKernel, 1, addrs, 2, &i, sizeof(i), b.get()), ACL_SUCCESS);
   }
   ASSERT_EQ(aclrtSynchronizeStream(b.get()), ACL_SUCCESS);
   for (int i = 0; i < kIters; ++i) ASSERT_EQ(out[i], 3 * i + 2) << i;
 }
 
 // Ping-pong over one shared cell: A writes i after B consumed i-1, B copies the cell to out[i].
-void WriteCellKernel(const aclrtKernelArgs* args) {
-  *static_cast<int*>(args->addrs[0]) = TilingAs<int>(args);
-}
+void WriteCellKernel(const aclrtKernelArgs* args) { *static_cast<int*>(args->addrs[0]) = TilingAs<int>(args); }
 void CopyCellKernel(const aclrtKernelArgs* args) {
   static_cast<int*>(args->addrs[1])[TilingAs<int>(args)] = *static_cast<int*>(args->addrs[0]);
 }
@@ -183,12 +175,10 @@ TEST(RuntimeEvent, PingPongBetweenStreams) {
   void* addrs[] = {&cell, out.data()};
   for (int i = 0; i < kIters; ++i) {
     ASSERT_EQ(aclrtStreamWaitEvent(a.get(), consumed.get()), ACL_SUCCESS);
-    ASSERT_EQ(aclrtLaunchKernel(WriteCellKernel, 1, addrs, 2, &i, sizeof(i), a.get()),
-              ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchKernel(WriteCellKernel, 1, addrs, 2, &i, sizeof(i), a.get()), ACL_SUCCESS);
     ASSERT_EQ(aclrtRecordEvent(written.get(), a.get()), ACL_SUCCESS);
     ASSERT_EQ(aclrtStreamWaitEvent(b.get(), written.get()), ACL_SUCCESS);
-    ASSERT_EQ(aclrtLaunchKernel(CopyCellKernel, 1, addrs, 2, &i, sizeof(i), b.get()),
-              ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchKernel(CopyCellKernel, 1, addrs, 2, &i, sizeof(i), b.get()), ACL_SUCCESS);
     ASSERT_EQ(aclrtRecordEvent(consumed.get(), b.get()), ACL_SUCCESS);
   }
   ASSERT_EQ(aclrtSynchronizeEvent(consumed.get()), ACL_SUCCESS);
@@ -202,8 +192,7 @@ TEST(RuntimeEvent, NeverRecordedEventIsANoOp) {
   EXPECT_EQ(aclrtSynchronizeEvent(event.get()), ACL_SUCCESS);
   std::atomic<int64_t> counter{0};
   void* addrs[] = {&counter};
-  ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, 1, addrs, 1, nullptr, 0, stream.get()),
-            ACL_SUCCESS);
+  ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, 1, addrs, 1, nullptr, 0, stream.get()), ACL_SUCCESS);
   ASSERT_EQ(aclrtRecordEvent(event.get(), stream.get()), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeEvent(event.get()), ACL_SUCCESS);
   EXPECT_EQ(counter.load(), 1);  // the kernel before the record has run
@@ -222,18 +211,13 @@ TEST(RuntimeStream, MisuseReturnsErrors) {
   EXPECT_EQ(aclrtDestroyStream(stream), ACL_ERROR_RT_PARAM_INVALID);  // twice
   void* addrs[] = {&bogus};
   EXPECT_EQ(aclrtLaunchKernel(nullptr, 1, addrs, 1, nullptr, 0, nullptr), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclrtLaunchKernel(EmptyKernel, 0, addrs, 1, nullptr, 0, nullptr),
+  EXPECT_EQ(aclrtLaunchKernel(EmptyKernel, 0, addrs, 1, nullptr, 0, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtLaunchKernel(EmptyKernel, 1, nullptr, 1, nullptr, 0, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtLaunchKernel(EmptyKernel, 1, addrs, 1, nullptr, 4, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtLaunchKernel(EmptyKernel, 1, addrs, 1, nullptr, 0, &bogus), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtLaunchCallback(nullptr, nullptr, ACL_CALLBACK_BLOCK, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtLaunchCallback(AppendCallback, nullptr, BogusEnum<aclrtCallbackBlockType>(5), nullptr),
             ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclrtLaunchKernel(EmptyKernel, 1, nullptr, 1, nullptr, 0, nullptr),
-            ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclrtLaunchKernel(EmptyKernel, 1, addrs, 1, nullptr, 4, nullptr),
-            ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclrtLaunchKernel(EmptyKernel, 1, addrs, 1, nullptr, 0, &bogus),
-            ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_EQ(aclrtLaunchCallback(nullptr, nullptr, ACL_CALLBACK_BLOCK, nullptr),
-            ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclrtLaunchCallback(AppendCallback, nullptr, BogusEnum<aclrtCallbackBlockType>(5),
-                                nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtCreateEvent(nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtDestroyEvent(&bogus), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_EQ(aclrtRecordEvent(&bogus, nullptr), ACL_ERROR_RT_PARAM_INVALID);
@@ -261,10 +245,8 @@ TEST(RuntimeDevice, InitCoresAndSynchronize) {
     std::atomic<int64_t> counter{0};
     void* addrs[] = {&counter};
     for (int i = 0; i < 200; ++i) {
-      ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, 5, addrs, 1, nullptr, 0, s1.get()),
-                ACL_SUCCESS);
-      ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, 1, addrs, 1, nullptr, 0, s2.get()),
-                ACL_SUCCESS);
+      ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, 5, addrs, 1, nullptr, 0, s1.get()), ACL_SUCCESS);
+      ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, 1, addrs, 1, nullptr, 0, s2.get()), ACL_SUCCESS);
     }
     ASSERT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
     EXPECT_EQ(counter.load(), 200 * 6);
@@ -286,11 +268,10 @@ TEST(RuntimeStress, ManyStreamsKeepOrderAndTotals) {
       void* addrs[] = {&states[s], &total};
       uint32_t dim = (k % 50 == 49) ? 3 : 1;  // a few multi-block kernels in the mix
       if (dim == 1) {
-        ASSERT_EQ(aclrtLaunchKernel(OrderedIncrementKernel, 1, addrs, 2, &k, sizeof(k),
-                                    streams[s]->get()), ACL_SUCCESS);
+        ASSERT_EQ(aclrtLaunchKernel(OrderedIncrementKernel, 1, addrs, 2, &k, sizeof(k), streams[s]->get()),
+                  ACL_SUCCESS);
       } else {
-        ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, dim, addrs + 1, 1, nullptr, 0,
-                                    streams[s]->get()), ACL_SUCCESS);
+        ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, dim, addrs + 1, 1, nullptr, 0, streams[s]->get()), ACL_SUCCESS);
       }
     }
   }
@@ -317,11 +298,9 @@ TEST(RuntimeStress, ManyHostThreadsLaunchingConcurrently) {
       for (int64_t k = 0; k < kKernels; ++k) {
         aclrtStream target = (k % 4 == 0) ? nullptr : own.get();
         if (target == nullptr) {
-          ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, 2, addrs + 1, 1, nullptr, 0, nullptr),
-                    ACL_SUCCESS);
+          ASSERT_EQ(aclrtLaunchKernel(AtomicAddKernel, 2, addrs + 1, 1, nullptr, 0, nullptr), ACL_SUCCESS);
         } else {
-          ASSERT_EQ(aclrtLaunchKernel(OrderedIncrementKernel, 1, addrs, 2, &k, sizeof(k),
-                                      target), ACL_SUCCESS);
+          ASSERT_EQ(aclrtLaunchKernel(OrderedIncrementKernel, 1, addrs, 2, &k, sizeof(k), target), ACL_SUCCESS);
         }
       }
       ASSERT_EQ(aclrtSynchronizeStream(own.get()), ACL_SUCCESS);
@@ -354,11 +333,10 @@ TEST(RuntimeStress, EventRingAcrossStreams) {
     for (int64_t s = 0; s < kStreams; ++s) {
       int prev = static_cast<int>((s + kStreams - 1) % kStreams);
       ASSERT_EQ(aclrtStreamWaitEvent(streams[s]->get(), events[prev]->get()), ACL_SUCCESS);
-      ASSERT_EQ(aclrtLaunchKernel(RingKernel, 1, addrs, 1, &s, sizeof(s), streams[s]->get()),
-                ACL_SUCCESS);
+      ASSERT_EQ(aclrtLaunchKernel(RingKernel, 1, addrs, 1, &s, sizeof(s), streams[s]->get()), ACL_SUCCESS);
       if (s == kStreams - 1) {  // keep the cell small; ordered before the record like a kernel
-        ASSERT_EQ(aclrtLaunchCallback([](void* c) { *static_cast<int64_t*>(c) %= 1000003; },
-                                      &cell, ACL_CALLBACK_BLOCK, streams[s]->get()),
+        ASSERT_EQ(aclrtLaunchCallback([](void* c) { *static_cast<int64_t*>(c) %= 1000003; }, &cell, ACL_CALLBACK_BLOCK,
+                                      streams[s]->get()),
                   ACL_SUCCESS);
       }
       ASSERT_EQ(aclrtRecordEvent(events[s]->get(), streams[s]->get()), ACL_SUCCESS);

@@ -14,8 +14,10 @@ void AddInput(onnx::GraphProto* g, const std::string& name, bool dynamic, bool i
   auto* tt = vi->mutable_type()->mutable_tensor_type();
   tt->set_elem_type(onnx::TensorProto::FLOAT);
   auto* s = tt->mutable_shape();
-  if (dynamic) s->add_dim()->set_dim_param("N");
-  else s->add_dim()->set_dim_value(2);
+  if (dynamic)
+    s->add_dim()->set_dim_param("N");
+  else
+    s->add_dim()->set_dim_value(2);
   s->add_dim()->set_dim_value(8);
 }
 

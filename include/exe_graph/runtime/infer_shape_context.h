@@ -19,9 +19,7 @@ class InferShapeContext : public ExtendedKernelContext {
   const Tensor* GetInputTensor(size_t i) const { return InputAt(i); }
   const Shape* GetOptionalInputShape(size_t ir) const { return GetInputShape(InputInstance(ir)); }
   const Tensor* GetOptionalInputTensor(size_t ir) const { return InputAt(InputInstance(ir)); }
-  const Shape* GetDynamicInputShape(size_t ir, size_t rel) const {
-    return GetInputShape(InputInstance(ir, rel));
-  }
+  const Shape* GetDynamicInputShape(size_t ir, size_t rel) const { return GetInputShape(InputInstance(ir, rel)); }
   Shape* GetOutputShape(size_t i) const {
     Tensor* t = OutputAt(i);
     return t ? &t->MutableStorageShape() : nullptr;
@@ -41,9 +39,7 @@ class InferDataTypeContext : public ExtendedKernelContext {
     return t ? t->GetDataType() : ge::DT_UNDEFINED;
   }
   ge::DataType GetOptionalInputDataType(size_t ir) const { return GetInputDataType(InputInstance(ir)); }
-  ge::DataType GetDynamicInputDataType(size_t ir, size_t rel) const {
-    return GetInputDataType(InputInstance(ir, rel));
-  }
+  ge::DataType GetDynamicInputDataType(size_t ir, size_t rel) const { return GetInputDataType(InputInstance(ir, rel)); }
   ge::DataType GetOutputDataType(size_t i) const {
     Tensor* t = OutputAt(i);
     return t ? t->GetDataType() : ge::DT_UNDEFINED;

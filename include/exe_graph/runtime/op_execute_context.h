@@ -12,19 +12,13 @@ class OpExecuteContext : public ExtendedKernelContext {
   using ExtendedKernelContext::ExtendedKernelContext;
   const Tensor* GetInputTensor(size_t i) const { return InputAt(i); }
   const Tensor* GetOptionalInputTensor(size_t ir) const { return InputAt(InputInstance(ir)); }
-  const Tensor* GetDynamicInputTensor(size_t ir, size_t rel) const {
-    return InputAt(InputInstance(ir, rel));
-  }
+  const Tensor* GetDynamicInputTensor(size_t ir, size_t rel) const { return InputAt(InputInstance(ir, rel)); }
   const Tensor* GetRequiredInputTensor(size_t ir) const { return InputAt(InputInstance(ir)); }
   Tensor* GetOutputTensor(size_t i) const { return OutputAt(i); }
   Tensor* GetRequiredOutputTensor(size_t ir) const { return OutputAt(OutputInstance(ir)); }
-  Tensor* GetDynamicOutputTensor(size_t ir, size_t rel) const {
-    return OutputAt(OutputInstance(ir, rel));
-  }
+  Tensor* GetDynamicOutputTensor(size_t ir, size_t rel) const { return OutputAt(OutputInstance(ir, rel)); }
   void* GetStream() const { return d_->stream; }
-  void* MallocWorkspace(size_t size) {
-    return d_->malloc_ws ? d_->malloc_ws(d_->ws_owner, size) : nullptr;
-  }
+  void* MallocWorkspace(size_t size) { return d_->malloc_ws ? d_->malloc_ws(d_->ws_owner, size) : nullptr; }
   void FreeWorkspace() { FreeWorkspace(nullptr); }
   // GE: frees one workspace block (null: all blocks this node allocated).
   void FreeWorkspace(void* addr) {

@@ -13,8 +13,7 @@ namespace gert {
 
 // One attribute value; which member is set follows the OpDef's declared type.
 struct RuntimeAttrValue {
-  enum Kind { kNone, kBool, kInt, kFloat, kString, kListInt, kListFloat, kListBool, kListString,
-              kListListInt };
+  enum Kind { kNone, kBool, kInt, kFloat, kString, kListInt, kListFloat, kListBool, kListString, kListListInt };
   Kind kind = kNone;
   bool b = false;
   int64_t i = 0;
@@ -65,13 +64,21 @@ class RuntimeAttrs {
 };
 
 template <>
-inline const int64_t* RuntimeAttrs::GetAttrPointer<int64_t>(size_t i) const { return GetInt(i); }
+inline const int64_t* RuntimeAttrs::GetAttrPointer<int64_t>(size_t i) const {
+  return GetInt(i);
+}
 template <>
-inline const float* RuntimeAttrs::GetAttrPointer<float>(size_t i) const { return GetFloat(i); }
+inline const float* RuntimeAttrs::GetAttrPointer<float>(size_t i) const {
+  return GetFloat(i);
+}
 template <>
-inline const bool* RuntimeAttrs::GetAttrPointer<bool>(size_t i) const { return GetBool(i); }
+inline const bool* RuntimeAttrs::GetAttrPointer<bool>(size_t i) const {
+  return GetBool(i);
+}
 template <>
-inline const char* RuntimeAttrs::GetAttrPointer<char>(size_t i) const { return GetStr(i); }
+inline const char* RuntimeAttrs::GetAttrPointer<char>(size_t i) const {
+  return GetStr(i);
+}
 
 }  // namespace gert
 

@@ -63,7 +63,10 @@ class StorageShape {
   Shape& MutableOriginShape() { return origin_; }
   Shape& MutableStorageShape() { return storage_; }
   // GE keeps origin == storage (no private formats on the CPU device).
-  void SetShape(const Shape& s) { origin_ = s; storage_ = s; }
+  void SetShape(const Shape& s) {
+    origin_ = s;
+    storage_ = s;
+  }
 
  private:
   Shape origin_;

@@ -29,9 +29,13 @@ class Tensor {
   const void* GetAddr() const { return addr_; }
   void SetAddr(void* addr) { addr_ = addr; }
   template <typename T>
-  T* GetData() { return static_cast<T*>(addr_); }
+  T* GetData() {
+    return static_cast<T*>(addr_);
+  }
   template <typename T>
-  const T* GetData() const { return static_cast<const T*>(addr_); }
+  const T* GetData() const {
+    return static_cast<const T*>(addr_);
+  }
   // Bytes of the tensor's data (shape size × element size).
   size_t GetSize() const {
     int64_t n = GetShapeSize();

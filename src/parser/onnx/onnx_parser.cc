@@ -10,8 +10,8 @@
 #include <set>
 #include <sstream>
 
-#include "base/log.h"
 #include <onnx/onnx-data.pb.h>
+#include "base/log.h"
 
 #include "graph/tensor_seq.h"
 #include "parser/onnx/tensor_proto.h"
@@ -34,8 +34,7 @@ Status ParseValueInfo(const onnx::ValueInfoProto& vi, TensorDesc* desc) {
                        vi.type().has_sequence_type() ? ValueKind::kSequence : ValueKind::kOptional};
     return Status::Ok();
   }
-  if (!vi.type().has_tensor_type())
-    return Unsupported("value '{}': map types are not supported", vi.name());
+  if (!vi.type().has_tensor_type()) return Unsupported("value '{}': map types are not supported", vi.name());
   const auto& tt = vi.type().tensor_type();
   desc->dtype = FromOnnxDataType(tt.elem_type());
   if (!tt.has_shape()) {
@@ -113,8 +112,16 @@ void CollectOuterRefs(const onnx::GraphProto& g, std::set<std::string>* refs) {
 Status ConstantValue(const onnx::NodeProto& n, const std::string& base_dir, HostTensor* t) {
   for (const auto& a : n.attribute()) {
     if (a.name() == "value") return TensorFromProto(a.t(), base_dir, t);
-    if (a.name() == "value_float") { *t = HostTensor(DT_FLOAT, Shape()); *t->mutable_data_as<float>() = a.f(); return Status::Ok(); }
-    if (a.name() == "value_int") { *t = HostTensor(DT_INT64, Shape()); *t->mutable_data_as<int64_t>() = a.i(); return Status::Ok(); }
+    if (a.name() == "value_float") {
+      *t = HostTensor(DT_FLOAT, Shape());
+      *t->mutable_data_as<float>() = a.f();
+      return Status::Ok();
+    }
+    if (a.name() == "value_int") {
+      *t = HostTensor(DT_INT64, Shape());
+      *t->mutable_data_as<int64_t>() = a.i();
+      return Status::Ok();
+    }
     if (a.name() == "value_floats") {
       *t = HostTensor(DT_FLOAT, Shape({static_cast<int64_t>(a.floats_size())}));
       for (int i = 0; i < a.floats_size(); ++i) t->mutable_data_as<float>()[i] = a.floats(i);
@@ -125,7 +132,10 @@ Status ConstantValue(const onnx::NodeProto& n, const std::string& base_dir, Host
       for (int i = 0; i < a.ints_size(); ++i) t->mutable_data_as<int64_t>()[i] = a.ints(i);
       return Status::Ok();
     }
-    if (a.name() == "value_string") { *t = HostTensor(DT_STRING, Shape()); return t->SetString(0, a.s()) ? Status::Ok() : Unsupported("string constant too long"); }
+    if (a.name() == "value_string") {
+      *t = HostTensor(DT_STRING, Shape());
+      return t->SetString(0, a.s()) ? Status::Ok() : Unsupported("string constant too long");
+    }
     if (a.name() == "value_strings") {
       *t = HostTensor(DT_STRING, Shape({static_cast<int64_t>(a.strings_size())}));
       for (int i = 0; i < a.strings_size(); ++i)
@@ -194,7 +204,8 @@ Status ParseGraph(const onnx::GraphProto& gp, const std::string& base_dir, bool 
   for (int i = 0; i < gp.node_size(); ++i) GE_RETURN_IF_ERROR(ParseNode(gp.node(i), i, base_dir, g.get()));
   // In a subgraph, names from enclosing scopes become trailing graph inputs (type unknown);
   // the control-flow op binds them by name.
-  for (ValueId v = static_cast<ValueId>(num_values_before_nodes); is_subgraph && v < static_cast<ValueId>(g->num_values()); ++v) {
+  for (ValueId v = static_cast<ValueId>(num_values_before_nodes);
+       is_subgraph && v < static_cast<ValueId>(g->num_values()); ++v) {
     const Value& val = g->value(v);
     if (val.producer < 0 && !val.constant) g->mutable_inputs().push_back(v);
   }

@@ -18,10 +18,9 @@ struct OnnxLoadOptions {
 };
 
 // Errors name the file and, for node problems, the node and op.
-Status LoadOnnxModel(const std::string& path, std::shared_ptr<Graph>* graph,
-                     const OnnxLoadOptions& options = {});
-Status LoadOnnxModelFromBytes(const std::string& bytes, const std::string& base_dir,
-                              std::shared_ptr<Graph>* graph, const OnnxLoadOptions& options = {});
+Status LoadOnnxModel(const std::string& path, std::shared_ptr<Graph>* graph, const OnnxLoadOptions& options = {});
+Status LoadOnnxModelFromBytes(const std::string& bytes, const std::string& base_dir, std::shared_ptr<Graph>* graph,
+                              const OnnxLoadOptions& options = {});
 
 // Reads a serialized onnx.TensorProto file (the backend test data's input_K.pb / output_K.pb).
 Status LoadTensorProtoFile(const std::string& path, HostTensor* tensor, std::string* name = nullptr);

@@ -48,9 +48,12 @@ Status ReadExternal(const onnx::TensorProto& p, const std::string& base_dir, std
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& kv : p.external_data()) {
-    if (kv.key() == "location") location = kv.value();
-    else if (kv.key() == "offset") offset = std::stoll(kv.value());
-    else if (kv.key() == "length") length = std::stoll(kv.value());
+    if (kv.key() == "location")
+      location = kv.value();
+    else if (kv.key() == "offset")
+      offset = std::stoll(kv.value());
+    else if (kv.key() == "length")
+      length = std::stoll(kv.value());
   }
   if (location.empty() || location.find("..") != std::string::npos || location[0] == '/')
     return InvalidArgument("tensor '{}': bad external data location '{}'", p.name(), location);
@@ -61,8 +64,8 @@ Status ReadExternal(const onnx::TensorProto& p, const std::string& base_dir, std
   int64_t size = f.tellg();
   if (length < 0) length = size - offset;
   if (offset < 0 || offset + length > size)
-    return InvalidArgument("tensor '{}': external data [{}, +{}) is past the end of '{}' ({} bytes)", p.name(),
-                           offset, length, path, size);
+    return InvalidArgument("tensor '{}': external data [{}, +{}) is past the end of '{}' ({} bytes)", p.name(), offset,
+                           length, path, size);
   bytes->resize(length);
   f.seekg(offset);
   f.read(bytes->data(), length);
@@ -79,7 +82,9 @@ Status FillTyped(const onnx::TensorProto& p, DataType dt, HostTensor* out) {
     case DT_INT32: CopyField<int32_t>(p.int32_data(), out); break;
     case DT_INT16: CopyField<int16_t>(p.int32_data(), out); break;
     case DT_INT8: CopyField<int8_t>(p.int32_data(), out); break;
-    case DT_UINT16: case DT_FLOAT16: case DT_BF16: CopyField<uint16_t>(p.int32_data(), out); break;
+    case DT_UINT16:
+    case DT_FLOAT16:
+    case DT_BF16: CopyField<uint16_t>(p.int32_data(), out); break;
     case DT_UINT8: CopyField<uint8_t>(p.int32_data(), out); break;
     case DT_BOOL: CopyField<uint8_t>(p.int32_data(), out); break;
     case DT_COMPLEX64: {
