@@ -1,6 +1,8 @@
 // Segments in order; a single segment that spans the graph runs without the value table.
 #include "executor/compiled_model.h"
 
+#include "executor/input_check.h"
+
 #include "executor/host_executor.h"
 #include "executor/sink_executor.h"
 
@@ -55,7 +57,7 @@ MemoryReport CompiledModel::memory_report() const {
 
 Status CompiledModel::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
   const auto& gin = graph_->inputs();
-  if (inputs.size() != gin.size()) return InvalidArgument("expected {} input(s), got {}", gin.size(), inputs.size());
+  GE_RETURN_IF_ERROR(CheckGraphInputs(*graph_, inputs));
   if (segments_.size() == 1 && segments_[0].inputs == gin && segments_[0].outputs == graph_->outputs())
     return sinks_[0] ? sinks_[0]->Run(inputs, outputs) : hosts_[0]->Run(inputs, outputs);
   env_.assign(graph_->num_values(), HostTensor());

@@ -9,6 +9,7 @@
 #include "base/error_message.h"
 #include "base/log.h"
 #include "executor/device_tensor.h"
+#include "executor/input_check.h"
 #include "runtime/caching_allocator.h"
 
 namespace ge {
@@ -81,21 +82,6 @@ Status HostExecutor::Init() {
   return Status::Ok();
 }
 
-Status HostExecutor::CheckInput(size_t i, const HostTensor& t) const {
-  const Value& decl = graph_->value(graph_->inputs()[i]);
-  if (decl.desc.dtype == DT_UNDEFINED) return Status::Ok();  // a subgraph's outer-scope input
-  if (t.dtype() != decl.desc.dtype)
-    return InvalidArgument("input '{}': expected dtype {}, got {}", decl.name, DataTypeName(decl.desc.dtype),
-                           DataTypeName(t.dtype()));
-  const Shape& ds = decl.desc.shape;
-  if (ds.IsUnknownRank()) return Status::Ok();
-  bool ok = ds.GetDimNum() == t.shape().GetDimNum();
-  for (size_t d = 0; ok && d < ds.GetDimNum(); ++d) ok = ds.GetDim(d) < 0 || ds.GetDim(d) == t.shape().GetDim(d);
-  if (!ok)
-    return InvalidArgument("input '{}': expected shape {}, got {}", decl.name, ds.ToString(), t.shape().ToString());
-  return Status::Ok();
-}
-
 void HostExecutor::Release(ValueId v) {
   ValueSlot& s = slots_[v];
   if (s.is_constant || --s.remaining > 0) return;
@@ -105,8 +91,7 @@ void HostExecutor::Release(ValueId v) {
 
 Status HostExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
   const auto& gin = graph_->inputs();
-  if (inputs.size() != gin.size()) return InvalidArgument("expected {} input(s), got {}", gin.size(), inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) GE_RETURN_IF_ERROR(CheckInput(i, inputs[i]));
+  GE_RETURN_IF_ERROR(CheckGraphInputs(*graph_, inputs));
   for (auto& s : slots_) s.remaining = s.uses;
   for (size_t i = 0; i < inputs.size(); ++i) {
     ValueSlot& s = slots_[gin[i]];

@@ -56,7 +56,6 @@ class HostExecutor {
 
   HostExecutor() = default;
   Status Init();
-  Status CheckInput(size_t i, const HostTensor& t) const;
   Status RunStep(Step& step);
   Status LaunchOrExecute(Step& step, std::vector<void*>& workspaces);
   void Release(ValueId v);

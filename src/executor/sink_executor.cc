@@ -2,6 +2,8 @@
 // execution, copy-out.
 #include "executor/sink_executor.h"
 
+#include "executor/input_check.h"
+
 #include <cstring>
 
 #include "compiler/node_binding.h"
@@ -83,16 +85,8 @@ Status SinkExecutor::AddTasks() {
 
 Status SinkExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
   const auto& gin = graph_->inputs();
-  if (inputs.size() != gin.size()) return InvalidArgument("expected {} input(s), got {}", gin.size(), inputs.size());
+  GE_RETURN_IF_ERROR(CheckGraphInputs(*graph_, inputs));
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const gert::Tensor& want = program_.values[gin[i]];
-    const Shape& got = inputs[i].shape();
-    bool ok = inputs[i].dtype() == want.GetDataType() && got.GetDimNum() == want.GetStorageShape().GetDimNum();
-    for (size_t d = 0; ok && d < got.GetDimNum(); ++d) ok = got.GetDim(d) == want.GetStorageShape().GetDim(d);
-    if (!ok)
-      return InvalidArgument("input '{}': expected {}{}, got {}{}", graph_->value(gin[i]).name,
-                             DataTypeName(want.GetDataType()), ShapeToString(want.GetStorageShape()),
-                             DataTypeName(inputs[i].dtype()), inputs[i].shape().ToString());
     if (inputs[i].NumBytes() > 0)
       aclrtMemcpy(arena_ + program_.input_offsets[i], inputs[i].NumBytes(), inputs[i].data(), inputs[i].NumBytes(),
                   ACL_MEMCPY_HOST_TO_DEVICE);

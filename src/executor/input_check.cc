@@ -1,0 +1,24 @@
+#include "executor/input_check.h"
+
+namespace ge {
+
+Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& inputs) {
+  const auto& gin = graph.inputs();
+  if (inputs.size() != gin.size()) return InvalidArgument("expected {} input(s), got {}", gin.size(), inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Value& decl = graph.value(gin[i]);
+    const HostTensor& t = inputs[i];
+    bool ok = decl.desc.dtype == DT_UNDEFINED || t.dtype() == decl.desc.dtype;
+    const Shape& ds = decl.desc.shape;
+    if (ok && !ds.IsUnknownRank()) {
+      ok = ds.GetDimNum() == t.shape().GetDimNum();
+      for (size_t d = 0; ok && d < ds.GetDimNum(); ++d) ok = ds.GetDim(d) < 0 || ds.GetDim(d) == t.shape().GetDim(d);
+    }
+    if (!ok)
+      return InvalidArgument("input '{}': expected {}, got {}{}", decl.name, decl.desc.ToString(),
+                             DataTypeName(t.dtype()), t.shape().ToString());
+  }
+  return Status::Ok();
+}
+
+}  // namespace ge
