@@ -111,86 +111,70 @@ TEST(BadModel, MissingFile) {
   EXPECT_EQ(st.message(), "/nonexistent/m.onnx: cannot open file");
 }
 
-// A two-node model with two unknown ops: both are listed before anything runs.
-TEST(BadModel, UnsupportedOpsListedTogether) {
+// An opset-17 model with named graph inputs of one dim each, built node by node below.
+onnx::ModelProto NewModel(std::vector<std::pair<const char*, int64_t>> inputs, int elem_type) {
   onnx::ModelProto m;
   m.set_ir_version(8);
   m.add_opset_import()->set_version(17);
   auto* g = m.mutable_graph();
   g->set_name("g");
-  auto* in = g->add_input();
-  in->set_name("x");
-  in->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
-  in->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(2);
-  auto* n1 = g->add_node();
-  n1->set_name("first");
-  n1->set_op_type("FancyOp");
-  n1->set_domain("com.example");
-  n1->add_input("x");
-  n1->add_output("y");
-  auto* n2 = g->add_node();
-  n2->set_name("second");
-  n2->set_op_type("OtherOp");
-  n2->set_domain("com.example");
-  n2->add_input("y");
-  n2->add_output("z");
-  SetOutput(g, "z", onnx::TensorProto::FLOAT);
+  for (auto [name, dim] : inputs) {
+    auto* in = g->add_input();
+    in->set_name(name);
+    in->mutable_type()->mutable_tensor_type()->set_elem_type(elem_type);
+    in->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(dim);
+  }
+  return m;
+}
+
+void AddNode(onnx::ModelProto* m, const char* name, const char* type, std::vector<const char*> inputs,
+             const char* output, const char* domain = "") {
+  auto* n = m->mutable_graph()->add_node();
+  n->set_name(name);
+  n->set_op_type(type);
+  n->set_domain(domain);
+  for (const char* i : inputs) n->add_input(i);
+  n->add_output(output);
+}
+
+Status LoadModelProto(const onnx::ModelProto& m, const char* file, const ModelOptions& options, std::string* path) {
+  *path = WriteFile(file, m.SerializeAsString());
+  std::unique_ptr<Model> model;
+  return Model::Load(*path, options, &model);
+}
+
+// A two-node model with two unknown ops: both are listed before anything runs.
+TEST(BadModel, UnsupportedOpsListedTogether) {
+  onnx::ModelProto m = NewModel({{"x", 2}}, onnx::TensorProto::FLOAT);
+  AddNode(&m, "first", "FancyOp", {"x"}, "y", "com.example");
+  AddNode(&m, "second", "OtherOp", {"y"}, "z", "com.example");
+  SetOutput(m.mutable_graph(), "z", onnx::TensorProto::FLOAT);
   auto* dom = m.add_opset_import();
   dom->set_domain("com.example");
   dom->set_version(1);
-  std::string path = WriteFile("unsupported.onnx", m.SerializeAsString());
-  std::unique_ptr<Model> model;
-  Status st = Model::Load(path, {}, &model);
+  std::string path;
+  Status st = LoadModelProto(m, "unsupported.onnx", {}, &path);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.message(), path + ": 2 unsupported node(s): node 'first' (FancyOp), node 'second' (OtherOp)");
 }
 
 // Add of [2] and [3]: not broadcastable; the op's inference rejects it, naming node and inputs.
 TEST(BadModel, ShapeMismatchNamesNode) {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  m.add_opset_import()->set_version(17);
-  auto* g = m.mutable_graph();
-  g->set_name("g");
-  for (auto [name, dim] : {std::pair{"a", 2}, std::pair{"b", 3}}) {
-    auto* in = g->add_input();
-    in->set_name(name);
-    in->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
-    in->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(dim);
-  }
-  auto* n = g->add_node();
-  n->set_name("adder");
-  n->set_op_type("Add");
-  n->add_input("a");
-  n->add_input("b");
-  n->add_output("c");
-  SetOutput(g, "c", onnx::TensorProto::FLOAT);
-  std::string path = WriteFile("mismatch.onnx", m.SerializeAsString());
-  std::unique_ptr<Model> model;
-  Status st = Model::Load(path, {ModelOptions{"host"}}, &model);
+  onnx::ModelProto m = NewModel({{"a", 2}, {"b", 3}}, onnx::TensorProto::FLOAT);
+  AddNode(&m, "adder", "Add", {"a", "b"}, "c");
+  SetOutput(m.mutable_graph(), "c", onnx::TensorProto::FLOAT);
+  std::string path;
+  Status st = LoadModelProto(m, "mismatch.onnx", ModelOptions{"host"}, &path);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.message(), path + ": node 'adder' (Add): shape inference failed for inputs (float32[2], float32[3])");
 }
 
 TEST(BadModel, InputDtypeNotInOpDef) {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  m.add_opset_import()->set_version(17);
-  auto* g = m.mutable_graph();
-  g->set_name("g");
-  auto* in = g->add_input();
-  in->set_name("x");
-  in->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
-  in->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(4);
-  auto* n = g->add_node();
-  n->set_name("sm");
-  n->set_op_type("Softmax");
-  n->add_input("x");
-  n->add_output("y");
-  SetOutput(g, "y", onnx::TensorProto::INT64);
-  std::string path = WriteFile("dtype.onnx", m.SerializeAsString());
-  std::unique_ptr<Model> model;
-  Status st = Model::Load(path, {}, &model);
+  onnx::ModelProto m = NewModel({{"x", 4}}, onnx::TensorProto::INT64);
+  AddNode(&m, "sm", "Softmax", {"x"}, "y");
+  SetOutput(m.mutable_graph(), "y", onnx::TensorProto::INT64);
+  std::string path;
+  Status st = LoadModelProto(m, "dtype.onnx", {}, &path);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(
       st.message().find("node 'sm' (Softmax): input 'input' ('x') has dtype int64, expected one of float32, float64"),
