@@ -26,7 +26,7 @@ class KernelArgBuffer {
   static size_t TilingOffset(uint32_t num_addrs) { return (size_t{num_addrs} * sizeof(void*) + 15) & ~size_t{15}; }
 
  private:
-  static constexpr size_t kInlineBytes = 160;
+  static constexpr size_t kInlineBytes = 512;  // fits the broadcast tilings (rank-8 strides)
   const uint8_t* data() const { return heap_ ? heap_.get() : inline_; }
   alignas(16) uint8_t inline_[kInlineBytes];
   std::unique_ptr<uint8_t[]> heap_;

@@ -3,6 +3,7 @@
 #ifndef GE_SRC_RUNTIME_SPIN_WAIT_H_
 #define GE_SRC_RUNTIME_SPIN_WAIT_H_
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <thread>
@@ -45,6 +46,39 @@ bool SpinUntil(Pred done) {
     if (now >= yield_after) std::this_thread::yield();
   }
 }
+
+// A test-and-test-and-set lock for critical sections of a few hundred nanoseconds. Waiters yield
+// after a short spin, so a holder preempted on an oversubscribed machine gets its CPU back.
+class SpinLock {
+ public:
+  void lock() {
+    for (uint32_t i = 0;; ++i) {
+      if (!locked_.exchange(true, std::memory_order_acquire)) return;
+      while (locked_.load(std::memory_order_relaxed)) {
+        if (++i < 64) {
+          CpuRelax();
+        } else {
+          std::this_thread::yield();
+        }
+      }
+    }
+  }
+  void unlock() { locked_.store(false, std::memory_order_release); }
+
+ private:
+  std::atomic<bool> locked_{false};
+};
+
+class SpinLockGuard {
+ public:
+  explicit SpinLockGuard(SpinLock& lock) : lock_(lock) { lock_.lock(); }
+  ~SpinLockGuard() { lock_.unlock(); }
+  SpinLockGuard(const SpinLockGuard&) = delete;
+  SpinLockGuard& operator=(const SpinLockGuard&) = delete;
+
+ private:
+  SpinLock& lock_;
+};
 
 }  // namespace ge::rt
 

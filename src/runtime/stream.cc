@@ -16,33 +16,30 @@ Stream::Stream(CorePool* pool) : pool_(pool) {
 
 Stream::~Stream() {
   (void)Synchronize();
-  {
-    std::lock_guard<std::mutex> lk(mu_);
-    stop_ = true;
-    stopping_.store(true, std::memory_order_relaxed);
-  }
-  cv_.notify_one();
+  stopping_.store(true, std::memory_order_seq_cst);
+  pushed_.fetch_add(1, std::memory_order_seq_cst);  // wakes a sleeping stream thread
+  pushed_.notify_one();
   thread_.join();
 }
 
 bool Stream::NextBatch(std::vector<Task>* batch) {
-  std::unique_lock<std::mutex> lk(mu_);
-  if (queue_.empty()) {
-    if (stop_) return false;
-    lk.unlock();
-    // Spin briefly so that a producer issuing work back to back needs no wakeup.
-    const uint64_t seen = completed_.load(std::memory_order_relaxed);
-    SpinUntil([this, seen] {
-      return pushed_.load(std::memory_order_acquire) != seen || stopping_.load(std::memory_order_relaxed);
-    });
-    lk.lock();
-    sleeping_ = true;
-    cv_.wait(lk, [this] { return stop_ || !queue_.empty(); });
-    sleeping_ = false;
-    if (queue_.empty()) return false;
+  for (;;) {
+    const uint64_t seen = pushed_.load(std::memory_order_acquire);
+    {
+      SpinLockGuard lk(queue_lock_);
+      if (!queue_.empty()) {
+        batch->swap(queue_);
+        return true;
+      }
+    }
+    if (stopping_.load(std::memory_order_acquire)) return false;
+    // Spin briefly so that a producer issuing work back to back needs no wakeup, then sleep until
+    // pushed_ moves. Dekker pairing with Enqueue: sleeping_ is set before pushed_ is re-read.
+    if (SpinUntil([this, seen] { return pushed_.load(std::memory_order_acquire) != seen; })) continue;
+    sleeping_.store(true, std::memory_order_seq_cst);
+    if (pushed_.load(std::memory_order_seq_cst) == seen) pushed_.wait(seen, std::memory_order_seq_cst);
+    sleeping_.store(false, std::memory_order_relaxed);
   }
-  batch->swap(queue_);
-  return true;
 }
 
 void Stream::Loop() {

@@ -17,6 +17,7 @@
 #include "runtime/core_pool.h"
 #include "runtime/event.h"
 #include "runtime/kernel.h"
+#include "runtime/spin_wait.h"
 
 namespace ge::rt {
 
@@ -56,16 +57,17 @@ class Stream {
   Stream& operator=(const Stream&) = delete;
 
   // Appends a task, filled in place by `fill(Task&)`.
+  // The queue lock is a spinlock: its critical sections are a few hundred nanoseconds, and a
+  // contended std::mutex would put the host thread to sleep in the kernel on every hand-off.
   template <typename Fill>
   void Enqueue(Fill&& fill) {
-    bool wake;
     {
-      std::lock_guard<std::mutex> lk(mu_);
+      SpinLockGuard lk(queue_lock_);
       fill(queue_.emplace_back());
-      pushed_.fetch_add(1, std::memory_order_release);
-      wake = sleeping_;
+      // Dekker pairing with NextBatch: pushed_ is bumped before sleeping_ is read.
+      pushed_.fetch_add(1, std::memory_order_seq_cst);
     }
-    if (wake) cv_.notify_one();
+    if (sleeping_.load(std::memory_order_seq_cst)) pushed_.notify_one();
   }
 
   // Waits for every task enqueued before the call. Returns (and clears) the first error an
@@ -79,13 +81,11 @@ class Stream {
   void SetError(aclError code, std::string msg);
 
   CorePool* pool_;
-  std::mutex mu_;  // guards queue_, sleeping_, stop_
-  std::condition_variable cv_;
+  SpinLock queue_lock_;  // guards queue_
   std::vector<Task> queue_;
-  bool sleeping_ = false;
-  bool stop_ = false;
+  std::atomic<bool> sleeping_{false};  // the stream thread is (about to be) blocked on pushed_
   std::atomic<bool> stopping_{false};
-  std::atomic<uint64_t> pushed_{0};
+  std::atomic<uint64_t> pushed_{0};  // tasks enqueued; the stream thread sleeps on it
   std::atomic<uint64_t> completed_{0};
   std::atomic<int> sync_waiters_{0};
   std::mutex done_mu_;  // guards error_, error_msg_; done_cv_'s mutex
