@@ -1,5 +1,5 @@
 // SinkExecutor: sink scheduling of a static graph. Create() compiles it once (task generation:
-// tiling, streams, memory plan), places the weights in device memory, allocates one arena and
+// tiling, streams, memory plan), places the weights in one device block, allocates one arena and
 // loads the bound task list as one device model. Run() copies the inputs into the arena,
 // executes the model with one call, and copies the outputs out: the host does no per-op work.
 #ifndef GE_SRC_EXECUTOR_SINK_EXECUTOR_H_
@@ -30,13 +30,14 @@ class SinkExecutor {
  private:
   SinkExecutor() = default;
   Status Load();
+  Status PlaceWeights();
   Status AddTasks();
 
   std::shared_ptr<const Graph> graph_;
   SinkProgram program_;
   uint8_t* arena_ = nullptr;
-  std::vector<void*> constant_addr_;  // per ValueId (constants only)
-  std::vector<void*> constant_buffers_;
+  std::vector<void*> constant_addr_;  // per ValueId (constants only), into weights_
+  uint8_t* weights_ = nullptr;        // every constant a task reads, in one block
   aclmdlRI model_ = nullptr;
 };
 

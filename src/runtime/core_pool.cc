@@ -15,8 +15,8 @@ CorePool::~CorePool() { StopThreads(); }
 void CorePool::StartThreads(uint32_t n) {
   n = std::max<uint32_t>(n, 1);
   num_cores_.store(n, std::memory_order_relaxed);
-  threads_.reserve(n);
-  for (uint32_t i = 0; i < n; ++i) threads_.emplace_back([this] { WorkerLoop(); });
+  threads_.reserve(n - 1);
+  for (uint32_t i = 0; i + 1 < n; ++i) threads_.emplace_back([this] { WorkerLoop(); });
 }
 
 void CorePool::StopThreads() {

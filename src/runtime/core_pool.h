@@ -1,6 +1,8 @@
-// The device's core threads ("AI cores"). A Job is a set of `count` indexed work items (the
-// blocks of a kernel, or helpers of a model run); the submitting thread always takes part, so a
-// job completes even when every core thread is busy, and nested submission cannot deadlock.
+// The device's cores ("AI cores"). A Job is a set of `count` indexed work items (the blocks of a
+// kernel, or helpers of a model run); the submitting thread always takes part, so a job completes
+// even when every core thread is busy, and nested submission cannot deadlock. Because the
+// submitter is one of the workers, a device of N cores runs N - 1 core threads: N spinning
+// threads plus the submitter would oversubscribe N CPUs.
 #ifndef GE_SRC_RUNTIME_CORE_POOL_H_
 #define GE_SRC_RUNTIME_CORE_POOL_H_
 
@@ -29,7 +31,9 @@ class CorePool {
   CorePool(const CorePool&) = delete;
   CorePool& operator=(const CorePool&) = delete;
 
+  // Cores (what tiling splits work over) and core threads (size() - 1, the submitter being one).
   uint32_t size() const { return num_cores_.load(std::memory_order_relaxed); }
+  uint32_t num_threads() const { return size() - 1; }
   // Stops the core threads and starts `num_cores` new ones. Queued jobs are kept.
   void Resize(uint32_t num_cores);
 

@@ -42,7 +42,7 @@ aclError ModelScheduler::Run() {
   Job job;
   job.fn = HelperEntry;
   job.ctx = this;
-  job.count = std::min(n - 1, pool_->size());
+  job.count = std::min(n - 1, pool_->num_threads());
   if (job.count > 0) pool_->Submit(&job);
   Work();
   if (job.count > 0) pool_->Wait(&job);  // withdraws helpers no core has picked up yet
