@@ -111,6 +111,11 @@ aclError aclmdlRILoadComplete(aclmdlRI model);
 aclError aclmdlRIExecuteAsync(aclmdlRI model, aclrtStream stream);
 aclError aclmdlRIExecute(aclmdlRI model, int32_t timeoutMs);  // synchronous, -1 = no timeout
 aclError aclmdlRIGetTaskNum(aclmdlRI model, uint32_t* numTasks);
+// Zero-copy I/O: rebinds address argument `addrIndex` of kernel task `taskIndex` (counting every
+// task added to `modelStream`, in order) of a loaded model. Waits for pending executions of the
+// model first; later executions use the new address.
+aclError aclmdlRIUpdateTaskAddr(aclmdlRI model, uint32_t modelStream, uint32_t taskIndex, uint32_t addrIndex,
+                                void* addr);
 aclError aclmdlRIDestroy(aclmdlRI model);
 
 #ifdef __cplusplus

@@ -1,9 +1,12 @@
 #include "api/model.h"
 
+#include <cstring>
+
 #include "compiler/placement.h"
 #include "compiler/static_inference.h"
 #include "executor/compiled_model.h"
 #include "executor/host_executor.h"
+#include "executor/sink_executor.h"
 #include "parser/onnx/onnx_parser.h"
 #include "register/custom_op_loader.h"
 
@@ -68,6 +71,51 @@ Status Model::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>
   Status st = compiled_ ? compiled_->Run(inputs, outputs) : host_->Run(inputs, outputs);
   if (!st.ok() && !source_.empty()) st.Prepend(source_ + ": ");
   return st;
+}
+
+Status Model::RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs) {
+  Status st;
+  if (SinkExecutor* sink = compiled_ ? compiled_->whole_graph_sink() : nullptr) {
+    st = sink->RunWithDeviceBuffers(inputs, outputs);
+  } else {
+    st = RunCopyingDeviceBuffers(inputs, outputs);
+  }
+  if (!st.ok() && !source_.empty()) st.Prepend(source_ + ": ");
+  return st;
+}
+
+// Host or mixed scheduling: the buffers' bytes go through HostTensors (device memory is host
+// memory on this device).
+Status Model::RunCopyingDeviceBuffers(const std::vector<DeviceBuffer>& inputs,
+                                      const std::vector<DeviceBuffer>& outputs) {
+  const auto& gin = graph_->inputs();
+  const auto& gout = graph_->outputs();
+  if (inputs.size() != gin.size() || outputs.size() != gout.size())
+    return InvalidArgument("expected {} input and {} output buffers, got {} and {}", gin.size(), gout.size(),
+                           inputs.size(), outputs.size());
+  std::vector<HostTensor> in;
+  for (size_t i = 0; i < gin.size(); ++i) {
+    const TensorDesc& d = graph_->value(gin[i]).desc;
+    if (!d.shape.IsStatic())
+      return InvalidArgument("input '{}' has a dynamic shape ({}): device-buffer runs need static input shapes",
+                             graph_->value(gin[i]).name, d.ToString());
+    HostTensor t(d.dtype, d.shape);
+    if (inputs[i].size < t.NumBytes() || (t.NumBytes() > 0 && inputs[i].data == nullptr))
+      return InvalidArgument("input '{}': expected a device buffer of {} bytes ({}), got {} bytes at {}",
+                             graph_->value(gin[i]).name, t.NumBytes(), d.ToString(), inputs[i].size, inputs[i].data);
+    if (t.NumBytes() > 0) std::memcpy(t.mutable_data(), inputs[i].data, t.NumBytes());
+    in.push_back(std::move(t));
+  }
+  std::vector<HostTensor> out;
+  GE_RETURN_IF_ERROR(compiled_ ? compiled_->Run(in, &out) : host_->Run(in, &out));
+  for (size_t o = 0; o < gout.size(); ++o) {
+    if (outputs[o].size < out[o].NumBytes() || (out[o].NumBytes() > 0 && outputs[o].data == nullptr))
+      return InvalidArgument("output '{}': expected a device buffer of {} bytes ({}), got {} bytes at {}",
+                             graph_->value(gout[o]).name, out[o].NumBytes(), out[o].desc().ToString(), outputs[o].size,
+                             outputs[o].data);
+    if (out[o].NumBytes() > 0) std::memcpy(outputs[o].data, out[o].data(), out[o].NumBytes());
+  }
+  return Status::Ok();
 }
 
 }  // namespace ge

@@ -28,6 +28,10 @@ class Model {
   static Status Load(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out);
   static Status FromGraph(std::shared_ptr<Graph> graph, const ModelOptions& options, std::unique_ptr<Model>* out);
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
+  // Runs on the caller's device buffers (aclrtMalloc), one per graph input and output, each at
+  // least the tensor's bytes; inputs and outputs must have static shapes. A model that is one
+  // sink segment reads and writes them in place (zero copy); otherwise the tensors are copied.
+  Status RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs);
   const Graph& graph() const { return *graph_; }
   // "host", "sink" or "mixed" (sink and host segments): what the mode resolved to.
   const std::string& mode() const { return mode_; }
@@ -41,6 +45,7 @@ class Model {
  private:
   Model() = default;
   Status Compile();
+  Status RunCopyingDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs);
   std::shared_ptr<Graph> graph_;
   ModelOptions options_;
   std::string mode_;

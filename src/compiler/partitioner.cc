@@ -42,8 +42,11 @@ std::vector<NodeId> KindGreedyOrder(const Graph& graph, const std::vector<bool>&
 }
 
 // Copies segment `s`'s nodes into a standalone graph; `needed_after[v]` says whether v is read
-// by a later segment or is a graph output.
-void BuildSegmentGraph(const Graph& graph, const std::vector<bool>& needed_after, int index, GraphSegment* s) {
+// by a later segment or is a graph output. The only segment of a graph keeps the graph's inputs
+// and outputs exactly (order, duplicates, unused inputs, inputs or constants as outputs), so the
+// model's I/O maps onto it one to one (zero-copy runs, no reordering per run).
+void BuildSegmentGraph(const Graph& graph, const std::vector<bool>& needed_after, int index, bool whole,
+                       GraphSegment* s) {
   s->graph = std::make_shared<Graph>(fmt::format("{}_seg{}", graph.name(), index));
   Graph& g = *s->graph;
   std::unordered_map<ValueId, ValueId> map;
@@ -68,6 +71,8 @@ void BuildSegmentGraph(const Graph& graph, const std::vector<bool>& needed_after
     map[v] = nv;
     return nv;
   };
+  if (whole)
+    for (ValueId v : graph.inputs()) get(v);
   for (NodeId n : s->nodes) {
     const Node& node = graph.node(n);
     std::vector<ValueId> ins, outs;
@@ -75,6 +80,13 @@ void BuildSegmentGraph(const Graph& graph, const std::vector<bool>& needed_after
     for (ValueId v : node.outputs) outs.push_back(get(v));
     g.AddNode(node.name, node.type, ins, outs, node.attrs);
     g.node(static_cast<NodeId>(g.num_nodes()) - 1).domain = node.domain;
+  }
+  if (whole) {
+    for (ValueId v : graph.outputs()) {
+      g.AddOutput(get(v));
+      s->outputs.push_back(v);
+    }
+    return;
   }
   for (NodeId n : s->nodes)
     for (ValueId v : graph.node(n).outputs)
@@ -112,7 +124,7 @@ Status PartitionGraph(const Graph& graph, const std::vector<Placement>& placemen
       for (NodeId c : (*segments)[j].nodes)
         for (ValueId v : graph.node(c).inputs)
           if (v != kNoValue) needed_after[v] = true;
-    BuildSegmentGraph(graph, needed_after, static_cast<int>(si), &(*segments)[si]);
+    BuildSegmentGraph(graph, needed_after, static_cast<int>(si), segments->size() == 1, &(*segments)[si]);
   }
   return Status::Ok();
 }

@@ -106,7 +106,7 @@ Status BuildStreams(const Graph& graph, const SinkProgram& prog, const std::vect
   return AssignStreams(in, out);
 }
 
-KernelArg ArgFor(const Graph& graph, const MemoryPlan& plan, ValueId v) {
+KernelArg ArgFor(const Graph& graph, const MemoryPlan& plan, const std::vector<ValueId>& root, ValueId v) {
   KernelArg a;
   if (v == kNoValue) return a;
   if (graph.value(v).constant) {
@@ -115,6 +115,7 @@ KernelArg ArgFor(const Graph& graph, const MemoryPlan& plan, ValueId v) {
   } else {
     a.kind = KernelArg::kArena;
     a.offset = plan.buffers[plan.value_buffer[v]].offset;
+    a.value = root[v];
   }
   return a;
 }
@@ -122,6 +123,12 @@ KernelArg ArgFor(const Graph& graph, const MemoryPlan& plan, ValueId v) {
 void BindTasks(const Graph& graph, const std::vector<NodeCompile>& nc, SinkProgram* prog) {
   std::vector<bool> used_const(graph.num_values(), false);
   const MemoryPlan& plan = prog->memory;
+  std::vector<ValueId> root(graph.num_values());  // a view's bytes are its input's (offset 0)
+  for (size_t v = 0; v < root.size(); ++v) root[v] = static_cast<ValueId>(v);
+  for (size_t p = 0; p < prog->order.size(); ++p) {
+    const Node& node = graph.node(prog->order[p]);
+    if (nc[p].is_view && !node.outputs.empty() && node.outputs[0] != kNoValue) root[node.outputs[0]] = root[node.inputs[0]];
+  }
   for (size_t p = 0; p < prog->order.size(); ++p) {
     if (nc[p].is_view) continue;
     const Node& node = graph.node(prog->order[p]);
@@ -132,13 +139,13 @@ void BindTasks(const Graph& graph, const std::vector<NodeCompile>& nc, SinkProgr
     t.block_dim = nc[p].block_dim;
     t.tiling = nc[p].tiling;
     for (ValueId v : node.inputs) {
-      t.args.push_back(ArgFor(graph, plan, v));
+      t.args.push_back(ArgFor(graph, plan, root, v));
       if (v != kNoValue && graph.value(v).constant) used_const[v] = true;
     }
     for (size_t o = 0; o < node.outputs.size(); ++o) {
       ValueId v = node.outputs[o];
       if (v != kNoValue)
-        t.args.push_back(ArgFor(graph, plan, v));
+        t.args.push_back(ArgFor(graph, plan, root, v));
       else
         t.args.push_back({KernelArg::kArena, plan.buffers[plan.scratch_buffer[p][o]].offset, kNoValue});
     }
@@ -150,6 +157,7 @@ void BindTasks(const Graph& graph, const std::vector<NodeCompile>& nc, SinkProgr
   for (ValueId v : graph.inputs()) prog->input_offsets.push_back(plan.buffers[plan.value_buffer[v]].offset);
   for (ValueId v : graph.outputs())
     prog->output_offsets.push_back(plan.value_buffer[v] < 0 ? -1 : plan.buffers[plan.value_buffer[v]].offset);
+  prog->value_root = std::move(root);
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ struct KernelArg {
   enum Kind : uint8_t { kNull, kArena, kConstant };
   Kind kind = kNull;
   int64_t offset = 0;        // kArena
-  ValueId value = kNoValue;  // kConstant
+  ValueId value = kNoValue;  // kConstant: the constant; kArena: the value whose bytes these are
+                             // (a view's root), kNoValue for scratch and workspaces
 };
 
 struct SinkTask {
@@ -43,6 +44,7 @@ struct SinkProgram {
   std::vector<ValueId> constants;       // constants some task reads: uploaded once
   std::vector<int64_t> input_offsets;   // per graph input
   std::vector<int64_t> output_offsets;  // per graph output; -1: a constant output
+  std::vector<ValueId> value_root;      // per ValueId: the value whose bytes it is (views -> input)
 };
 
 struct SinkCompileOptions {

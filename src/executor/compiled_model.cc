@@ -55,6 +55,12 @@ MemoryReport CompiledModel::memory_report() const {
   return r;
 }
 
+SinkExecutor* CompiledModel::whole_graph_sink() {
+  if (segments_.size() == 1 && segments_[0].inputs == graph_->inputs() && segments_[0].outputs == graph_->outputs())
+    return sinks_[0].get();
+  return nullptr;
+}
+
 Status CompiledModel::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
   const auto& gin = graph_->inputs();
   GE_RETURN_IF_ERROR(CheckGraphInputs(*graph_, inputs));

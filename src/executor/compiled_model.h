@@ -35,6 +35,8 @@ class CompiledModel {
   const GraphSegment& segment(size_t i) const { return segments_[i]; }
   // Null for a host segment.
   const SinkExecutor* sink_executor(size_t i) const { return sinks_[i].get(); }
+  // The sink executor when the whole graph is one sink segment (zero-copy runs), else null.
+  SinkExecutor* whole_graph_sink();
   // Sum over the sink segments.
   MemoryReport memory_report() const;
 

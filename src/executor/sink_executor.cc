@@ -90,21 +90,78 @@ Status SinkExecutor::PlaceWeights() {
   return Status::Ok();
 }
 
+namespace {
+constexpr int kFromArena = -(1 << 30);
+constexpr int kFromConstant = kFromArena + 1;
+}  // namespace
+
+// Which graph inputs and outputs can be bound to caller buffers, and where the rest come from.
+// slot_owner: per ValueId (a view root), the input i (i) or zero-copy output o (n_in + o).
+static void PlanZeroCopy(const Graph& graph, const SinkProgram& prog, std::vector<int>* slot_owner,
+                         std::vector<bool>* zero_copy, std::vector<int>* source) {
+  const auto& gin = graph.inputs();
+  const auto& gout = graph.outputs();
+  slot_owner->assign(graph.num_values(), -1);
+  std::vector<int> input_of(graph.num_values(), -1), output_of(graph.num_values(), -1);
+  for (size_t i = 0; i < gin.size(); ++i) {
+    input_of[gin[i]] = static_cast<int>(i);
+    (*slot_owner)[gin[i]] = static_cast<int>(i);
+  }
+  zero_copy->assign(gout.size(), false);
+  source->assign(gout.size(), kFromArena);
+  for (size_t o = 0; o < gout.size(); ++o) {
+    if (prog.output_offsets[o] < 0) {
+      (*source)[o] = kFromConstant;
+      continue;
+    }
+    const ValueId r = prog.value_root[gout[o]];
+    if (input_of[r] >= 0) {
+      (*source)[o] = input_of[r];
+    } else if (output_of[r] >= 0) {
+      (*source)[o] = ~output_of[r];
+    } else {
+      output_of[r] = static_cast<int>(o);
+      (*slot_owner)[r] = static_cast<int>(gin.size() + o);
+      (*zero_copy)[o] = true;
+    }
+  }
+}
+
 Status SinkExecutor::AddTasks() {
   const StreamAssignment& s = program_.streams;
+  const size_t num_in = graph_->inputs().size();
+  std::vector<int> slot_owner;
+  PlanZeroCopy(*graph_, program_, &slot_owner, &output_zero_copy_, &output_source_);
+  input_slots_.assign(num_in, {});
+  output_slots_.assign(graph_->outputs().size(), {});
+  bound_inputs_.assign(num_in, nullptr);
+  bound_outputs_.assign(graph_->outputs().size(), nullptr);
+  std::vector<uint32_t> stream_tasks(static_cast<size_t>(s.num_streams), 0);  // tasks added per model stream
   size_t next_sync = 0;  // syncs are in consumer order, as are tasks
   std::vector<void*> addrs;
   for (const SinkTask& t : program_.tasks) {
     const uint32_t stream = static_cast<uint32_t>(s.stream[t.position]);
-    for (; next_sync < s.syncs.size() && s.syncs[next_sync].consumer <= t.position; ++next_sync)
+    for (; next_sync < s.syncs.size() && s.syncs[next_sync].consumer <= t.position; ++next_sync) {
       if (aclmdlRIAddEventWait(model_, stream, static_cast<uint32_t>(s.event[s.syncs[next_sync].producer])) !=
           ACL_SUCCESS)
         return Internal("cannot add an event wait: {}", aclGetRecentErrMsg());
+      ++stream_tasks[stream];
+    }
     addrs.clear();
     for (const KernelArg& a : t.args) {
       switch (a.kind) {
         case KernelArg::kNull: addrs.push_back(nullptr); break;
-        case KernelArg::kArena: addrs.push_back(arena_ + a.offset); break;
+        case KernelArg::kArena: {
+          addrs.push_back(arena_ + a.offset);
+          const int owner = a.value == kNoValue ? -1 : slot_owner[a.value];
+          if (owner < 0) break;
+          AddrSlot slot{stream, stream_tasks[stream], static_cast<uint32_t>(addrs.size() - 1), addrs.back()};
+          if (owner < static_cast<int>(num_in))
+            input_slots_[owner].push_back(slot);
+          else
+            output_slots_[owner - num_in].push_back(slot);
+          break;
+        }
         case KernelArg::kConstant: addrs.push_back(constant_addr_[a.value]); break;
       }
     }
@@ -112,15 +169,80 @@ Status SinkExecutor::AddTasks() {
                               t.tiling.empty() ? nullptr : t.tiling.data(),
                               static_cast<uint32_t>(t.tiling.size())) != ACL_SUCCESS)
       return Internal("{}: cannot add its kernel task: {}", NodeLabel(graph_->node(t.node)), aclGetRecentErrMsg());
-    if (s.event[t.position] >= 0 &&
-        aclmdlRIAddEventRecord(model_, stream, static_cast<uint32_t>(s.event[t.position])) != ACL_SUCCESS)
-      return Internal("cannot add an event record: {}", aclGetRecentErrMsg());
+    ++stream_tasks[stream];
+    if (s.event[t.position] >= 0) {
+      if (aclmdlRIAddEventRecord(model_, stream, static_cast<uint32_t>(s.event[t.position])) != ACL_SUCCESS)
+        return Internal("cannot add an event record: {}", aclGetRecentErrMsg());
+      ++stream_tasks[stream];
+    }
+  }
+  return Status::Ok();
+}
+
+size_t SinkExecutor::num_zero_copy_outputs() const {
+  return static_cast<size_t>(std::count(output_zero_copy_.begin(), output_zero_copy_.end(), true));
+}
+
+Status SinkExecutor::Rebind(const std::vector<AddrSlot>& slots, void* addr, void** bound) {
+  if (*bound == addr) return Status::Ok();
+  for (const AddrSlot& s : slots)
+    if (aclmdlRIUpdateTaskAddr(model_, s.stream, s.task, s.addr, addr ? addr : s.home) != ACL_SUCCESS)
+      return Internal("cannot rebind a task address: {}", aclGetRecentErrMsg());
+  *bound = addr;
+  return Status::Ok();
+}
+
+Status SinkExecutor::BindArena() {
+  for (size_t i = 0; i < input_slots_.size(); ++i) GE_RETURN_IF_ERROR(Rebind(input_slots_[i], nullptr, &bound_inputs_[i]));
+  for (size_t o = 0; o < output_slots_.size(); ++o)
+    GE_RETURN_IF_ERROR(Rebind(output_slots_[o], nullptr, &bound_outputs_[o]));
+  return Status::Ok();
+}
+
+Status SinkExecutor::RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs,
+                                          const std::vector<DeviceBuffer>& outputs) {
+  const auto& gin = graph_->inputs();
+  const auto& gout = graph_->outputs();
+  if (inputs.size() != gin.size() || outputs.size() != gout.size())
+    return InvalidArgument("zero-copy run: expected {} input and {} output buffers, got {} and {}", gin.size(),
+                           gout.size(), inputs.size(), outputs.size());
+  auto bytes_of = [&](ValueId v) { return static_cast<size_t>(program_.planner_input.value_bytes[v]); };
+  for (size_t i = 0; i < gin.size(); ++i) {
+    const size_t need = bytes_of(gin[i]);
+    if (inputs[i].size < need || (need > 0 && inputs[i].data == nullptr))
+      return InvalidArgument("input '{}': expected a device buffer of {} bytes ({}), got {} bytes at {}",
+                             graph_->value(gin[i]).name, need, graph_->value(gin[i]).desc.ToString(), inputs[i].size,
+                             inputs[i].data);
+  }
+  for (size_t o = 0; o < gout.size(); ++o) {
+    const ValueId v = gout[o];
+    const size_t need = program_.output_offsets[o] < 0 ? graph_->value(v).constant->NumBytes() : bytes_of(v);
+    if (outputs[o].size < need || (need > 0 && outputs[o].data == nullptr))
+      return InvalidArgument("output '{}': expected a device buffer of {} bytes ({}), got {} bytes at {}",
+                             graph_->value(v).name, need, graph_->value(v).desc.ToString(), outputs[o].size,
+                             outputs[o].data);
+  }
+  for (size_t i = 0; i < gin.size(); ++i)
+    GE_RETURN_IF_ERROR(Rebind(input_slots_[i], bytes_of(gin[i]) > 0 ? inputs[i].data : nullptr, &bound_inputs_[i]));
+  for (size_t o = 0; o < gout.size(); ++o)
+    if (output_zero_copy_[o] && bytes_of(gout[o]) > 0)
+      GE_RETURN_IF_ERROR(Rebind(output_slots_[o], outputs[o].data, &bound_outputs_[o]));
+  if (aclmdlRIExecute(model_, -1) != ACL_SUCCESS)
+    return Internal("device model execution failed: {}", aclGetRecentErrMsg());
+  for (size_t o = 0; o < gout.size(); ++o) {  // outputs that are not the kernels' own
+    if (output_zero_copy_[o]) continue;
+    const int src = output_source_[o];
+    const HostTensor* c = src == kFromConstant ? &*graph_->value(gout[o]).constant : nullptr;
+    const size_t n = c ? c->NumBytes() : bytes_of(gout[o]);
+    const void* from = c ? c->data() : src >= 0 ? inputs[src].data : outputs[~src].data;
+    if (n > 0) aclrtMemcpy(outputs[o].data, outputs[o].size, from, n, ACL_MEMCPY_DEVICE_TO_DEVICE);
   }
   return Status::Ok();
 }
 
 Status SinkExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
   GE_RETURN_IF_ERROR(CheckGraphInputs(*graph_, inputs));
+  GE_RETURN_IF_ERROR(BindArena());  // after a zero-copy run
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].NumBytes() > 0)
       aclrtMemcpy(arena_ + program_.input_offsets[i], inputs[i].NumBytes(), inputs[i].data(), inputs[i].NumBytes(),

@@ -23,6 +23,13 @@ class SinkExecutor {
                        std::unique_ptr<SinkExecutor>* out);
   // Inputs must match the graph's input shapes exactly.
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
+  // Zero-copy run: the kernels read the inputs from, and write the outputs to, the caller's
+  // device buffers (each at least the tensor's bytes). The task arguments that refer to a graph
+  // input or output are rebound when a buffer's address changes. An output that is a graph
+  // input, a constant, or the same bytes as an earlier output is copied into its buffer.
+  Status RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs);
+  // Outputs written directly into the caller's buffers by RunWithDeviceBuffers.
+  size_t num_zero_copy_outputs() const;
   const SinkProgram& program() const { return program_; }
   const MemoryReport& memory_report() const { return program_.memory.report; }
   const Graph& graph() const { return *graph_; }
@@ -32,6 +39,14 @@ class SinkExecutor {
   Status Load();
   Status PlaceWeights();
   Status AddTasks();
+  // A kernel-task address argument that holds a graph input's or output's bytes.
+  struct AddrSlot {
+    uint32_t stream = 0, task = 0, addr = 0;
+    void* home = nullptr;  // its arena address
+  };
+  // Points the slots at `addr` (nullptr: back to their arena addresses) unless already there.
+  Status Rebind(const std::vector<AddrSlot>& slots, void* addr, void** bound);
+  Status BindArena();
 
   std::shared_ptr<const Graph> graph_;
   SinkProgram program_;
@@ -39,6 +54,12 @@ class SinkExecutor {
   std::vector<void*> constant_addr_;  // per ValueId (constants only), into weights_
   uint8_t* weights_ = nullptr;        // every constant a task reads, in one block
   aclmdlRI model_ = nullptr;
+  // Zero-copy I/O, per graph input / output. An output with no slots list is copied.
+  std::vector<std::vector<AddrSlot>> input_slots_, output_slots_;
+  std::vector<bool> output_zero_copy_;
+  std::vector<int> output_source_;  // not zero-copy: graph input index, or ~earlier output, or
+                                    // kFromArena / kFromConstant
+  std::vector<void*> bound_inputs_, bound_outputs_;  // nullptr: the arena
 };
 
 }  // namespace ge

@@ -25,6 +25,13 @@ struct TensorDesc {
   std::string ToString() const;  // "float32[1, 3, 224, 224]"
 };
 
+// A caller-owned region of device memory (aclrtMalloc) holding one tensor's bytes: the inputs
+// and outputs of a zero-copy run (Model::RunWithDeviceBuffers).
+struct DeviceBuffer {
+  void* data = nullptr;
+  size_t size = 0;  // bytes
+};
+
 // A tensor in host memory. Bytes are shared between copies (initializers are large and
 // immutable once loaded). DT_STRING elements are fixed-size slots of kStringSlotBytes (a
 // NUL-terminated string of at most kStringSlotBytes - 1 bytes), so that string tensors move

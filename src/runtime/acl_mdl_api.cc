@@ -111,6 +111,15 @@ aclError aclmdlRIGetTaskNum(aclmdlRI model, uint32_t* numTasks) {
   });
 }
 
+aclError aclmdlRIUpdateTaskAddr(aclmdlRI model, uint32_t modelStream, uint32_t taskIndex, uint32_t addrIndex,
+                                void* addr) {
+  const char* api = "aclmdlRIUpdateTaskAddr";
+  return WithModel(api, model, [&](Model& m) -> aclError {
+    if (!m.loaded()) return NotLoaded(api);
+    return m.UpdateTaskAddr(modelStream, taskIndex, addrIndex, addr);
+  });
+}
+
 aclError aclmdlRIDestroy(aclmdlRI model) {
   if (model == nullptr) return InvalidParam("aclmdlRIDestroy: model is null");
   return Guarded("aclmdlRIDestroy", [&] { return Device::Get().DestroyModel(model); });

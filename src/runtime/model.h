@@ -33,6 +33,10 @@ class Model {
   aclError AddEventWait(uint32_t stream, uint32_t event);
   aclError LoadComplete();
 
+  // Rebinds one address argument of a kernel task (after LoadComplete; zero-copy I/O). Waits
+  // for pending asynchronous executions.
+  aclError UpdateTaskAddr(uint32_t stream, uint32_t task, uint32_t addr_index, void* addr);
+
   // Runs the model on the calling thread (and core helpers for multi-stream models).
   aclError Execute();
   // Execution as a stream task: BeginAsync() when enqueued, RunFromStream() on the stream.

@@ -3,7 +3,10 @@
 // the reference (rtol 1e-3, atol 1e-7, NaN == NaN; shape and dtype exact). Each case runs in a
 // forked child with a time limit, so a crash or hang fails that case only.
 //
-//   onnx_backend_runner [--suite S] [--filter SUB] [--mode host|sink] [--list-failures-by-reason]
+//   onnx_backend_runner [--suite S] [--filter SUB] [--mode host|sink] [--zero-copy] [--list-failures-by-reason]
+//   --zero-copy: each data set runs three times — on device buffers (Model::RunWithDeviceBuffers),
+//   on host tensors, and on fresh device buffers — each checked against the reference, and the
+//   input buffers must come back unchanged.
 //                       [--data DIR] [--skips FILE] [--pass-floor FILE] [--timeout SEC] [-v]
 //
 // Prints "FAIL <suite>/<case>: <reason>" per failure and "N passed, M failed, K skipped" per
@@ -26,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "acl/acl_rt.h"
 #include "api/model.h"
 #include "graph/tensor_seq.h"
 #include "ops/op_util_ext.h"
@@ -39,7 +43,7 @@ struct Options {
   std::string data = "/usr/share/libonnx-testdata/data";
   std::vector<std::string> suites = {"node", "pytorch-converted", "pytorch-operator", "simple"};
   std::string filter, mode = "host", skips_file, floor_file;
-  bool by_reason = false, verbose = false;
+  bool by_reason = false, verbose = false, zero_copy = false;
   int timeout_s = 60;
 };
 
@@ -142,6 +146,36 @@ std::vector<fs::path> SortedPbs(const fs::path& dir, const std::string& prefix) 
   return files;
 }
 
+// A zero-copy run: inputs and outputs in fresh device buffers (outputs sized and typed as the
+// reference). Fails if the run fails or writes into an input buffer.
+std::string RunOnDeviceBuffers(ge::Model& model, const std::vector<ge::HostTensor>& inputs,
+                               const std::vector<ge::HostTensor>& want, std::vector<ge::HostTensor>* got) {
+  std::vector<void*> owned;
+  auto alloc = [&](size_t n) {
+    void* p = nullptr;
+    if (aclrtMalloc(&p, std::max<size_t>(n, 1), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return p;
+    owned.push_back(p);
+    return p;
+  };
+  std::vector<ge::DeviceBuffer> in, out;
+  for (const auto& t : inputs) {
+    in.push_back({alloc(t.NumBytes()), t.NumBytes()});
+    if (t.NumBytes() > 0) std::memcpy(in.back().data, t.data(), t.NumBytes());
+  }
+  for (const auto& t : want) out.push_back({alloc(t.NumBytes()), t.NumBytes()});
+  std::string why;
+  ge::Status st = model.RunWithDeviceBuffers(in, out);
+  if (!st.ok()) why = "run on device buffers: " + st.message();
+  for (size_t i = 0; i < inputs.size() && why.empty(); ++i)
+    if (inputs[i].NumBytes() > 0 && std::memcmp(in[i].data, inputs[i].data(), inputs[i].NumBytes()) != 0)
+      why = "run on device buffers wrote into input buffer " + std::to_string(i);
+  got->clear();
+  for (size_t o = 0; o < want.size() && why.empty(); ++o)
+    got->push_back(ge::HostTensor::FromBytes(want[o].dtype(), want[o].shape(), out[o].data, want[o].NumBytes()));
+  for (void* p : owned) aclrtFree(p);
+  return why;
+}
+
 // Runs one case in this process; "" on success, else the reason.
 std::string RunCase(const fs::path& dir, const Options& opt) {
   ge::ModelOptions mo;
@@ -171,13 +205,20 @@ std::string RunCase(const fs::path& dir, const Options& opt) {
       if (!st.ok()) return "reference output: " + st.message();
       if (d) MatchBf16(d->dtype, &want.back());
     }
-    st = model->Run(inputs, &got);
-    if (!st.ok()) return "run: " + st.message();
-    if (got.size() != want.size())
-      return "got " + std::to_string(got.size()) + " outputs, expected " + std::to_string(want.size());
-    for (size_t k = 0; k < want.size(); ++k) {
-      std::string why = Compare(got[k], want[k], k);
-      if (!why.empty()) return set.filename().string() + ": " + why;
+    for (int pass = 0; pass < (opt.zero_copy ? 3 : 1); ++pass) {
+      if (opt.zero_copy && pass != 1) {
+        std::string why = RunOnDeviceBuffers(*model, inputs, want, &got);
+        if (!why.empty()) return why;
+      } else {
+        st = model->Run(inputs, &got);
+        if (!st.ok()) return "run: " + st.message();
+      }
+      if (got.size() != want.size())
+        return "got " + std::to_string(got.size()) + " outputs, expected " + std::to_string(want.size());
+      for (size_t k = 0; k < want.size(); ++k) {
+        std::string why = Compare(got[k], want[k], k);
+        if (!why.empty()) return set.filename().string() + (pass != 1 && opt.zero_copy ? " (device buffers): " : ": ") + why;
+      }
     }
   }
   return "";
@@ -327,6 +368,8 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       o->timeout_s = std::max(1, std::atoi(next().c_str()));
     else if (a == "--list-failures-by-reason")
       o->by_reason = true;
+    else if (a == "--zero-copy")
+      o->zero_copy = true;
     else if (a == "-v")
       o->verbose = true;
     else {
