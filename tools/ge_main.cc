@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--warmup", bench.warmup, "untimed runs first")->check(CLI::NonNegativeNumber);
   bench_cmd->add_option("--threads", bench.threads, "device core threads (default: the machine's cores)");
   bench_cmd->add_option("--streams", bench.streams, "most model streams per sink segment (default 1)");
+  bench_cmd->add_flag("--zero-copy", bench.zero_copy,
+                      "run on preallocated device buffers (no input/output copies for a sink model)");
   bench_cmd->add_option("--input-shape", bench.input_shapes, "NAME=D0,D1,... for inputs with dynamic dims");
   CLI11_PARSE(app, argc, argv);
   if (*run_cmd) return ge::tool::RunCommand(run);

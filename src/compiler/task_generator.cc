@@ -127,7 +127,8 @@ void BindTasks(const Graph& graph, const std::vector<NodeCompile>& nc, SinkProgr
   for (size_t v = 0; v < root.size(); ++v) root[v] = static_cast<ValueId>(v);
   for (size_t p = 0; p < prog->order.size(); ++p) {
     const Node& node = graph.node(prog->order[p]);
-    if (nc[p].is_view && !node.outputs.empty() && node.outputs[0] != kNoValue) root[node.outputs[0]] = root[node.inputs[0]];
+    if (nc[p].is_view && !node.outputs.empty() && node.outputs[0] != kNoValue)
+      root[node.outputs[0]] = root[node.inputs[0]];
   }
   for (size_t p = 0; p < prog->order.size(); ++p) {
     if (nc[p].is_view) continue;

@@ -66,8 +66,7 @@ Status SinkExecutor::PlaceWeights() {
       first_stream[v] = 0;
       order.push_back(v);
     }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](ValueId a, ValueId b) { return first_stream[a] < first_stream[b]; });
+  std::stable_sort(order.begin(), order.end(), [&](ValueId a, ValueId b) { return first_stream[a] < first_stream[b]; });
   constexpr size_t kAlign = 64;
   std::vector<size_t> offset(order.size());
   size_t total = 0;
@@ -78,8 +77,7 @@ Status SinkExecutor::PlaceWeights() {
   if (total == 0) return Status::Ok();
   void* block = nullptr;
   if (aclrtMalloc(&block, total, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
-    return Error(Status::kOutOfMemory, "out of device memory for {} bytes of weights: {}", total,
-                 aclGetRecentErrMsg());
+    return Error(Status::kOutOfMemory, "out of device memory for {} bytes of weights: {}", total, aclGetRecentErrMsg());
   weights_ = static_cast<uint8_t*>(block);
   for (size_t i = 0; i < order.size(); ++i) {
     const HostTensor& h = *graph_->value(order[i]).constant;
@@ -193,7 +191,8 @@ Status SinkExecutor::Rebind(const std::vector<AddrSlot>& slots, void* addr, void
 }
 
 Status SinkExecutor::BindArena() {
-  for (size_t i = 0; i < input_slots_.size(); ++i) GE_RETURN_IF_ERROR(Rebind(input_slots_[i], nullptr, &bound_inputs_[i]));
+  for (size_t i = 0; i < input_slots_.size(); ++i)
+    GE_RETURN_IF_ERROR(Rebind(input_slots_[i], nullptr, &bound_inputs_[i]));
   for (size_t o = 0; o < output_slots_.size(); ++o)
     GE_RETURN_IF_ERROR(Rebind(output_slots_[o], nullptr, &bound_outputs_[o]));
   return Status::Ok();

@@ -57,8 +57,8 @@ class SinkExecutor {
   // Zero-copy I/O, per graph input / output. An output with no slots list is copied.
   std::vector<std::vector<AddrSlot>> input_slots_, output_slots_;
   std::vector<bool> output_zero_copy_;
-  std::vector<int> output_source_;  // not zero-copy: graph input index, or ~earlier output, or
-                                    // kFromArena / kFromConstant
+  std::vector<int> output_source_;                   // not zero-copy: graph input index, or ~earlier output, or
+                                                     // kFromArena / kFromConstant
   std::vector<void*> bound_inputs_, bound_outputs_;  // nullptr: the arena
 };
 

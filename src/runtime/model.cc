@@ -170,7 +170,7 @@ aclError Model::LoadComplete() {
 aclError Model::UpdateTaskAddr(uint32_t stream, uint32_t task, uint32_t addr_index, void* addr) {
   const char* what = "aclmdlRIUpdateTaskAddr";
   WaitIdle();  // an execution already enqueued on a stream keeps the old address (not under
-              // exec_mu_: that execution needs it)
+               // exec_mu_: that execution needs it)
   std::lock_guard<std::mutex> lk(exec_mu_);
   if (stream >= tasks_.size()) {
     return Fail(ACL_ERROR_INVALID_PARAM,
@@ -178,13 +178,13 @@ aclError Model::UpdateTaskAddr(uint32_t stream, uint32_t task, uint32_t addr_ind
   }
   if (task >= tasks_[stream].size() || tasks_[stream][task].type != ModelTaskType::kKernel) {
     return Fail(ACL_ERROR_INVALID_PARAM,
-                fmt::format("{}: task {} of model stream {} is not a kernel task (the stream has {} tasks)", what,
-                            task, stream, tasks_[stream].size()));
+                fmt::format("{}: task {} of model stream {} is not a kernel task (the stream has {} tasks)", what, task,
+                            stream, tasks_[stream].size()));
   }
   const aclrtKernelArgs& args = tasks_[stream][task].args;
   if (addr_index >= args.numAddrs) {
-    return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: address {} out of range (the kernel task has {})", what,
-                                                     addr_index, args.numAddrs));
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                fmt::format("{}: address {} out of range (the kernel task has {})", what, addr_index, args.numAddrs));
   }
   const_cast<void**>(args.addrs)[addr_index] = addr;  // the addrs live in arena_, owned here
   return ACL_SUCCESS;

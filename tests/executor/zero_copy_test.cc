@@ -160,8 +160,7 @@ TEST(ZeroCopyTest, BadBuffersAreClearErrors) {
   for (int i = 0; i < 3; ++i) out.Add(24);
   Status st = m->RunWithDeviceBuffers(in.b, out.b);
   EXPECT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("expected 1 input and 4 output buffers, got 1 and 3"), std::string::npos)
-      << st.message();
+  EXPECT_NE(st.message().find("expected 1 input and 4 output buffers, got 1 and 3"), std::string::npos) << st.message();
   out.Add(24);
   in.b[0].size = 20;
   st = m->RunWithDeviceBuffers(in.b, out.b);

@@ -217,7 +217,8 @@ std::string RunCase(const fs::path& dir, const Options& opt) {
         return "got " + std::to_string(got.size()) + " outputs, expected " + std::to_string(want.size());
       for (size_t k = 0; k < want.size(); ++k) {
         std::string why = Compare(got[k], want[k], k);
-        if (!why.empty()) return set.filename().string() + (pass != 1 && opt.zero_copy ? " (device buffers): " : ": ") + why;
+        if (!why.empty())
+          return set.filename().string() + (pass != 1 && opt.zero_copy ? " (device buffers): " : ": ") + why;
       }
     }
   }

@@ -334,5 +334,43 @@ TEST(RuntimeStress, ModelManyStreamsManyRuns) {
   EXPECT_EQ(noise_count.load(), kRuns * 4);
 }
 
+// Zero-copy I/O: a loaded model's kernel address is rebound between executions, including while
+// an asynchronous execution of the old binding is still queued on a stream.
+TEST(RuntimeModel, UpdateTaskAddrRebindsBetweenExecutions) {
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRICreate(2, 1, &model), ACL_SUCCESS);
+  int64_t a = 0, b = 0, other = 0;
+  void* to_a[] = {&a};
+  void* to_other[] = {&other};
+  ASSERT_EQ(aclmdlRIAddEventWait(model, 1, 0), ACL_SUCCESS);                                      // stream 1, task 0
+  ASSERT_EQ(aclmdlRIAddKernelTask(model, 1, AddOneKernel, 1, to_a, 1, nullptr, 0), ACL_SUCCESS);  // task 1
+  ASSERT_EQ(aclmdlRIAddKernelTask(model, 0, AddOneKernel, 1, to_other, 1, nullptr, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIAddEventRecord(model, 0, 0), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIUpdateTaskAddr(model, 1, 1, 0, &b), ACL_ERROR_RT_MODEL_CONTEXT);  // not loaded yet
+  ASSERT_EQ(aclmdlRILoadComplete(model), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIExecute(model, -1), ACL_SUCCESS);
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  for (int i = 0; i < 50; ++i) ASSERT_EQ(aclmdlRIExecuteAsync(model, stream), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIUpdateTaskAddr(model, 1, 1, 0, &b), ACL_SUCCESS);  // waits for the 50 queued
+  EXPECT_EQ(a, 51);
+  ASSERT_EQ(aclmdlRIExecute(model, -1), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIExecuteAsync(model, stream), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(a, 51);
+  EXPECT_EQ(b, 2);
+  EXPECT_EQ(other, 53);
+  EXPECT_EQ(aclmdlRIUpdateTaskAddr(model, 1, 0, 0, &b), ACL_ERROR_INVALID_PARAM);  // an event wait
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("task 0 of model stream 1 is not a kernel task"), std::string::npos)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(aclmdlRIUpdateTaskAddr(model, 1, 1, 1, &b), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("address 1 out of range (the kernel task has 1)"),
+            std::string::npos);
+  EXPECT_EQ(aclmdlRIUpdateTaskAddr(model, 2, 0, 0, &b), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlRIUpdateTaskAddr(model, 0, 7, 0, &b), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
+
 }  // namespace
 }  // namespace ge::rt::testing
