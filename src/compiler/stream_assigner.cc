@@ -99,4 +99,16 @@ Status AssignStreams(const StreamAssignerInput& in, StreamAssignment* out) {
   return Status::Ok();
 }
 
+int64_t EstimateParallelGainNs(const StreamAssignerInput& in, const StreamAssignment& a) {
+  std::vector<int64_t> per_stream(static_cast<size_t>(std::max(a.num_streams, 1)), 0);
+  int64_t total = 0;
+  for (size_t p = 0; p < in.cost.size() && p < a.stream.size(); ++p) {
+    if (a.stream[p] < 0) continue;
+    const int64_t ns = EstimateTaskNs(in.cost[p]);
+    per_stream[static_cast<size_t>(a.stream[p])] += ns;
+    total += ns;
+  }
+  return total - *std::max_element(per_stream.begin(), per_stream.end());
+}
+
 }  // namespace ge

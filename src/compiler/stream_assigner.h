@@ -21,10 +21,18 @@ constexpr int kBeforeAll = -1;
 constexpr int kAfterAll = INT_MAX;
 
 // The default bound on model streams, chosen by measurement (bench/README.md,
-// run_sink_bench.sh): on the shared 2-core VM two streams did not beat one on the branch models
-// (0.94-0.97x) while costing events and arena reuse, so the default is one stream until an
-// idle-machine measurement says otherwise. CompileOptions::max_streams / --streams raise it.
-constexpr int kDefaultMaxStreams = 1;
+// run_sink_bench.sh, 2-core VM): two streams run the branch models 1.35-1.55x faster than one,
+// chains are unaffected (they stay on one stream), and graphs whose branches are tiny lose
+// (0.23 us -> 4.5 us for 2 branches of 5 ops: starting a helper and joining costs more than the
+// branch). So by default a segment gets min(2, device cores) streams, and falls back to one when
+// the estimated parallel gain is under kMinParallelGainNs. An explicit bound (--streams N,
+// CompileOptions::max_streams) is used as given.
+constexpr int kDefaultMaxStreams = 2;
+constexpr int64_t kMinParallelGainNs = 8000;
+
+// Rough task cost for that estimate: a fixed dispatch cost plus a streaming rate per output
+// element (about what an elementwise kernel on this class of CPU does).
+inline int64_t EstimateTaskNs(int64_t output_elements) { return 25 + output_elements / 64; }
 
 struct StreamSync {
   int producer;  // position of the task whose completion is recorded
@@ -51,13 +59,17 @@ struct StreamAssignment {
 struct StreamAssignerInput {
   std::vector<std::vector<int>> deps;  // per position: positions of the tasks it reads from
   std::vector<bool> is_task;           // per position
-  std::vector<int64_t> cost;           // per position: work estimate (e.g. output bytes)
+  std::vector<int64_t> cost;           // per position: work estimate (output elements)
   int max_streams = kDefaultMaxStreams;
 };
 
 // A task continues the stream of a predecessor that is that stream's last task; otherwise it
 // starts on the least-loaded stream. Deterministic.
 Status AssignStreams(const StreamAssignerInput& in, StreamAssignment* out);
+
+// What running `a`'s streams in parallel saves over one stream, by EstimateTaskNs: the total
+// minus the busiest stream.
+int64_t EstimateParallelGainNs(const StreamAssignerInput& in, const StreamAssignment& a);
 
 }  // namespace ge
 

@@ -83,8 +83,12 @@ int SourceTask(const Graph& graph, const std::vector<int>& position, const std::
   return -1;
 }
 
+// max_streams <= 0: the default bound, min(kDefaultMaxStreams, cores), and one stream when
+// the parallel gain is estimated too small to pay for starting a helper and joining.
 Status BuildStreams(const Graph& graph, const SinkProgram& prog, const std::vector<NodeCompile>& nc, int max_streams,
-                    StreamAssignment* out) {
+                    uint32_t core_num, StreamAssignment* out) {
+  const bool automatic = max_streams <= 0;
+  if (automatic) max_streams = std::max(1, std::min<int>(kDefaultMaxStreams, static_cast<int>(core_num)));
   std::vector<int> position(graph.num_nodes(), -1);
   for (size_t p = 0; p < prog.order.size(); ++p) position[prog.order[p]] = static_cast<int>(p);
   StreamAssignerInput in;
@@ -103,7 +107,12 @@ Status BuildStreams(const Graph& graph, const SinkProgram& prog, const std::vect
     in.is_task.push_back(!nc[p].is_view);
     in.cost.push_back(cost);
   }
-  return AssignStreams(in, out);
+  GE_RETURN_IF_ERROR(AssignStreams(in, out));
+  if (automatic && out->num_streams > 1 && EstimateParallelGainNs(in, *out) < kMinParallelGainNs) {
+    in.max_streams = 1;
+    GE_RETURN_IF_ERROR(AssignStreams(in, out));
+  }
+  return Status::Ok();
 }
 
 KernelArg ArgFor(const Graph& graph, const MemoryPlan& plan, const std::vector<ValueId>& root, ValueId v) {
@@ -192,7 +201,7 @@ Status GenerateSinkProgram(const Graph& graph, const SinkCompileOptions& options
   std::vector<NodeCompile> nc(prog.order.size());
   for (size_t p = 0; p < prog.order.size(); ++p)
     GE_RETURN_IF_ERROR(CompileNode(graph, prog.order[p], options.core_num, prog.values, &nc[p]));
-  GE_RETURN_IF_ERROR(BuildStreams(graph, prog, nc, options.max_streams, &prog.streams));
+  GE_RETURN_IF_ERROR(BuildStreams(graph, prog, nc, options.max_streams, options.core_num, &prog.streams));
   GE_RETURN_IF_ERROR(BuildPlannerInput(graph, prog.order, &prog.planner_input));
   for (size_t p = 0; p < prog.order.size(); ++p) {
     prog.planner_input.nodes[p].workspaces = nc[p].workspaces;

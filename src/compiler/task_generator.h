@@ -48,7 +48,7 @@ struct SinkProgram {
 };
 
 struct SinkCompileOptions {
-  int max_streams = kDefaultMaxStreams;
+  int max_streams = 0;  // bound on model streams; 0: the default (see kDefaultMaxStreams)
   uint32_t core_num = 1;
   bool check_memory = false;  // run the memory checker (always on in debug builds and with GE_CHECK_MEMORY=1)
 };

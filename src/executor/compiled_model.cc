@@ -16,7 +16,7 @@ Status CompiledModel::Create(std::shared_ptr<const Graph> graph, const std::vect
   m->graph_ = graph;
   GE_RETURN_IF_ERROR(PartitionGraph(*graph, placement, &m->segments_));
   SinkCompileOptions sopt;
-  sopt.max_streams = options.max_streams > 0 ? options.max_streams : kDefaultMaxStreams;
+  sopt.max_streams = options.max_streams;  // 0: the default bound and gain rule
   for (GraphSegment& s : m->segments_) {
     std::unique_ptr<SinkExecutor> sink;
     std::unique_ptr<HostExecutor> host;

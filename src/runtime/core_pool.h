@@ -56,7 +56,7 @@ class CorePool {
   std::condition_variable work_cv_;
   std::condition_variable done_cv_;
   std::deque<Job*> queue_;
-  std::atomic<uint32_t> queued_{0};  // queue_.size(), readable without the lock for spinning
+  std::atomic<int32_t> queued_{0};  // queue_.size() (briefly -1 around Submit), a hint for spinning
   std::atomic<uint32_t> num_cores_{0};
   bool stop_ = false;
   std::atomic<bool> stopping_{false};  // stop_, readable without the lock for spinning

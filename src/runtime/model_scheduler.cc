@@ -69,6 +69,9 @@ void ModelScheduler::Work() {
     lk.unlock();
     SpinUntil(
         [this] { return num_ready_.load(std::memory_order_relaxed) > 0 || over_.load(std::memory_order_relaxed); });
+    // over_ is set once per execution and never cleared during it: leave without taking mu_,
+    // which the thread that set it may still hold (blocking on it would cost a futex hand-off).
+    if (over_.load(std::memory_order_acquire)) return;
     lk.lock();
     cv_.wait(lk, [this] { return over_.load(std::memory_order_relaxed) || !ready_.empty(); });
   }
@@ -94,23 +97,28 @@ void ModelScheduler::RunStream(uint32_t stream) {
 }
 
 void ModelScheduler::Record(uint32_t event) {
-  std::lock_guard<std::mutex> lk(mu_);
-  const uint32_t count = counts_[event].fetch_add(1, std::memory_order_release) + 1;
-  std::vector<uint32_t>& parked = parked_[event];
-  uint32_t woken = 0;
-  for (size_t i = 0; i < parked.size();) {
-    const uint32_t s = parked[i];
-    if ((*tasks_)[s][pc_[s]].required <= count) {
-      ready_.push_back(s);
-      parked[i] = parked.back();
-      parked.pop_back();
-      ++woken;
-    } else {
-      ++i;
+  uint32_t woken = 0, ready = 0;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    const uint32_t count = counts_[event].fetch_add(1, std::memory_order_release) + 1;
+    std::vector<uint32_t>& parked = parked_[event];
+    for (size_t i = 0; i < parked.size();) {
+      const uint32_t s = parked[i];
+      if ((*tasks_)[s][pc_[s]].required <= count) {
+        ready_.push_back(s);
+        parked[i] = parked.back();
+        parked.pop_back();
+        ++woken;
+      } else {
+        ++i;
+      }
     }
+    ready = static_cast<uint32_t>(ready_.size());
   }
   if (woken == 0) return;
-  num_ready_.store(static_cast<uint32_t>(ready_.size()), std::memory_order_relaxed);
+  // The spinners' hint, published after the unlock for the same reason as in Work(). A late
+  // store can only overstate what is ready (a spinner then finds nothing and waits on cv_).
+  num_ready_.store(ready, std::memory_order_relaxed);
   for (uint32_t i = 0; i < woken; ++i) cv_.notify_one();
 }
 
