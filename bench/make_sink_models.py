@@ -8,6 +8,7 @@ writes OUT_DIR/<name>/model.onnx and input_0.npy for
                   fixed costs of a run
   branches_<B>x<D>  B independent branches of D (Add c, Relu) pairs on [1,W] summed at the end:
                   the multi-stream case (W = 1024)
+  tiny_2x5        2 branches of 5 pairs on [1,16]: branches too small for a second stream
 """
 import os
 import sys
@@ -69,6 +70,7 @@ def main():
     width = 1024
     save(out, "branches_2x200", branches(2, 200, width), np.linspace(-1, 1, width, dtype=np.float32).reshape(1, width))
     save(out, "branches_4x100", branches(4, 100, width), np.linspace(-1, 1, width, dtype=np.float32).reshape(1, width))
+    save(out, "tiny_2x5", branches(2, 5, 16), np.linspace(-1, 1, 16, dtype=np.float32).reshape(1, 16))
     print(out)
 
 

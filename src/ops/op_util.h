@@ -33,6 +33,11 @@ bool ToMeta(const gert::Shape& s, ge::DataType dt, TensorMeta* meta);
 
 // [begin, end) of `total` items for block `idx` of `dim` blocks (contiguous, balanced).
 inline void BlockRange(int64_t total, uint32_t idx, uint32_t dim, int64_t* begin, int64_t* end) {
+  if (dim == 1) {  // the common launch: no 64-bit division on the per-kernel path
+    *begin = 0;
+    *end = total;
+    return;
+  }
   int64_t per = total / dim, rem = total % dim;
   *begin = idx * per + std::min<int64_t>(idx, rem);
   *end = *begin + per + (static_cast<int64_t>(idx) < rem ? 1 : 0);
