@@ -99,22 +99,18 @@ aclError Model::AddCallback(uint32_t stream, aclrtCallback fn, void* user_data) 
 }
 
 aclError Model::AddEventRecord(uint32_t stream, uint32_t event) {
-  const char* what = "aclmdlRIAddEventRecord";
-  if (aclError ret = CheckAdd(stream, what); ret != ACL_SUCCESS) return ret;
-  if (aclError ret = CheckEvent(event, what); ret != ACL_SUCCESS) return ret;
-  ModelTask task{};
-  task.type = ModelTaskType::kEventRecord;
-  task.event = event;
-  tasks_[stream].push_back(task);
-  return ACL_SUCCESS;
+  return AddEventTask(stream, event, ModelTaskType::kEventRecord, "aclmdlRIAddEventRecord");
 }
 
 aclError Model::AddEventWait(uint32_t stream, uint32_t event) {
-  const char* what = "aclmdlRIAddEventWait";
+  return AddEventTask(stream, event, ModelTaskType::kEventWait, "aclmdlRIAddEventWait");
+}
+
+aclError Model::AddEventTask(uint32_t stream, uint32_t event, ModelTaskType type, const char* what) {
   if (aclError ret = CheckAdd(stream, what); ret != ACL_SUCCESS) return ret;
   if (aclError ret = CheckEvent(event, what); ret != ACL_SUCCESS) return ret;
   ModelTask task{};
-  task.type = ModelTaskType::kEventWait;
+  task.type = type;
   task.event = event;
   tasks_[stream].push_back(task);
   return ACL_SUCCESS;

@@ -51,6 +51,7 @@ class Model {
  private:
   aclError CheckAdd(uint32_t stream, const char* what) const;
   aclError CheckEvent(uint32_t event, const char* what) const;
+  aclError AddEventTask(uint32_t stream, uint32_t event, ModelTaskType type, const char* what);
   aclError RunSingleStream();
   void BindWaits();
 
