@@ -1,8 +1,12 @@
 // Cast (target dtype from the ONNX `to` code) and CastLike (target dtype of input 1), between
-// all numeric dtypes, the 16-bit floats and bool. Strings are not supported.
+// all numeric dtypes, the 16-bit floats, bool and strings (numbers print as the shortest text
+// that reads back to the same value, as numpy does; NaN/INF/-INF; strings parse with strtod).
 // define: OpDef. create: same shape, dtype from the attribute or the second input; tiling holds
 // both dtypes. run: one SPMD kernel, a double dtype dispatch.
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 
 #include "ops/op_util_ext.h"
 
@@ -18,13 +22,11 @@ struct CastTiling {
 // ---- create ----------------------------------------------------------------------------------
 ge::graphStatus InferDataTypeCast(gert::InferDataTypeContext* ctx) {
   ge::DataType dt = FromOnnxDtype(AttrInt(ctx->GetAttrs(), 0, 0));
-  if (dt == ge::DT_UNDEFINED || dt == ge::DT_STRING || ctx->GetInputDataType(0) == ge::DT_STRING)
-    return ge::GRAPH_FAILED;
+  if (dt == ge::DT_UNDEFINED) return ge::GRAPH_FAILED;
   return ctx->SetOutputDataType(0, dt);
 }
 
 ge::graphStatus InferDataTypeCastLike(gert::InferDataTypeContext* ctx) {
-  if (ctx->GetInputDataType(0) == ge::DT_STRING || ctx->GetInputDataType(1) == ge::DT_STRING) return ge::GRAPH_FAILED;
   return ctx->SetOutputDataType(0, ctx->GetInputDataType(1));
 }
 
@@ -57,10 +59,65 @@ void Convert(const S* x, D* y, int64_t b, int64_t e) {
   }
 }
 
+// One number as text in a string slot.
+template <typename V>
+void ToText(V v, char* slot) {
+  char* end = slot + ge::kStringSlotBytes - 1;
+  if constexpr (std::is_floating_point_v<V>) {
+    if (std::isnan(v)) {
+      std::strcpy(slot, "NaN");
+      return;
+    }
+    if (std::isinf(v)) {
+      std::strcpy(slot, v > 0 ? "INF" : "-INF");
+      return;
+    }
+  }
+  if constexpr (std::is_same_v<V, bool>) {
+    std::strcpy(slot, v ? "1" : "0");
+  } else {
+    auto r = std::to_chars(slot, end, v);  // shortest round trip for floating types
+    *(r.ec == std::errc() ? r.ptr : slot) = '\0';
+  }
+}
+
+template <typename S>
+void NumbersToStrings(const S* x, char* y, int64_t b, int64_t e) {
+  for (int64_t i = b; i < e; ++i) ToText(static_cast<ComputeT<S>>(x[i]), y + i * ge::kStringSlotBytes);
+}
+
+template <typename D>
+void StringsToNumbers(const char* x, D* y, int64_t b, int64_t e) {
+  for (int64_t i = b; i < e; ++i) {
+    const char* text = x + i * ge::kStringSlotBytes;
+    if constexpr (std::is_integral_v<D> && !std::is_same_v<D, bool>) {
+      y[i] = static_cast<D>(std::strtoll(text, nullptr, 10));
+    } else {
+      const double v = std::strtod(text, nullptr);  // also NaN, INF, +INF, -INF
+      Convert(&v, y + i, 0, 1);
+    }
+  }
+}
+
 void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<CastTiling>(args);
   int64_t b, e;
   BlockRange(t.numel, args->blockIdx, args->blockDim, &b, &e);
+  const bool from_text = t.src == ge::DT_STRING, to_text = t.dst == ge::DT_STRING;
+  if (from_text || to_text) {
+    void* y = args->addrs[args->numAddrs - 1];
+    if (from_text && to_text) {
+      std::memcpy(static_cast<char*>(y) + b * ge::kStringSlotBytes,
+                  static_cast<const char*>(args->addrs[0]) + b * ge::kStringSlotBytes, (e - b) * ge::kStringSlotBytes);
+    } else if (to_text) {
+      GE_DISPATCH_ALL(static_cast<ge::DataType>(t.src),
+                      NumbersToStrings(static_cast<const scalar_t*>(args->addrs[0]), static_cast<char*>(y), b, e));
+    } else {
+      GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dst),
+                      StringsToNumbers(static_cast<const char*>(args->addrs[0]), static_cast<scalar_t*>(y), b, e));
+    }
+    return;
+  }
   GE_DISPATCH_ALL(static_cast<ge::DataType>(t.src), {
     using S = scalar_t;
     const S* x = static_cast<const S*>(args->addrs[0]);
@@ -70,11 +127,17 @@ void Kernel(const aclrtKernelArgs* args) {
 }
 
 // ---- define ----------------------------------------------------------------------------------
+std::vector<ge::DataType> AllTypesAndString() {
+  std::vector<ge::DataType> t = kAllTypes;
+  t.push_back(ge::DT_STRING);
+  return t;
+}
+
 class Cast : public ::ops::OpDef {
  public:
   explicit Cast(const char* name) : OpDef(name) {
-    this->Input("input").ParamType(::ops::REQUIRED).DataType(kAllTypes);
-    this->Output("output").ParamType(::ops::REQUIRED).DataType(kAllTypes);
+    this->Input("input").ParamType(::ops::REQUIRED).DataType(AllTypesAndString());
+    this->Output("output").ParamType(::ops::REQUIRED).DataType(AllTypesAndString());
     this->Attr("to").AttrType(::ops::REQUIRED).Int();
     this->SetInferShape(InferShapeSameAsInput0);
     this->SetInferDataType(InferDataTypeCast);
@@ -85,9 +148,9 @@ class Cast : public ::ops::OpDef {
 class CastLike : public ::ops::OpDef {
  public:
   explicit CastLike(const char* name) : OpDef(name) {
-    this->Input("input").ParamType(::ops::REQUIRED).DataType(kAllTypes);
-    this->Input("target_type").ParamType(::ops::REQUIRED).DataType(kAllTypes);
-    this->Output("output").ParamType(::ops::REQUIRED).DataType(kAllTypes);
+    this->Input("input").ParamType(::ops::REQUIRED).DataType(AllTypesAndString());
+    this->Input("target_type").ParamType(::ops::REQUIRED).DataType(AllTypesAndString());
+    this->Output("output").ParamType(::ops::REQUIRED).DataType(AllTypesAndString());
     this->SetInferShape(InferShapeSameAsInput0);
     this->SetInferDataType(InferDataTypeCastLike);
     this->AICore().SetTiling(Tiling).SetKernel(Kernel).AddConfig("ascend910b");

@@ -1,4 +1,4 @@
-// Ops along one axis or over positions: CumSum, TopK, OneHot, Trilu, NonZero.
+// Ops along one axis or over positions: CumSum, TopK, OneHot, Trilu, NonZero, ReverseSequence.
 // create: shape inference (TopK's k, OneHot's depth and NonZero's data are value-depend
 // inputs); tiling = (outer, axis, inner) geometry. run: per line of the axis.
 #include <algorithm>
@@ -260,6 +260,47 @@ ge::graphStatus Int64Out(gert::InferDataTypeContext* ctx) { return ctx->SetOutpu
 
 const std::vector<ge::DataType> kIdx = {ge::DT_INT64, ge::DT_INT32};
 
+// ---- ReverseSequence: input, sequence_lens; attrs batch_axis, time_axis --------------------
+struct ReverseSeqGeometry {
+  int32_t elem_size;
+  int64_t total, time_dim, time_stride, batch_dim, batch_stride;
+};
+
+ge::graphStatus ReverseSeqTiling(gert::TilingContext* ctx) {
+  const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
+  const int64_t batch_axis = AttrInt(ctx->GetAttrs(), 0, 1), time_axis = AttrInt(ctx->GetAttrs(), 1, 0);
+  const int64_t rank = static_cast<int64_t>(x.GetDimNum());
+  if (rank < 2 || batch_axis == time_axis || batch_axis < 0 || batch_axis > 1 || time_axis < 0 || time_axis > 1)
+    return ge::GRAPH_FAILED;
+  const gert::Shape& lens = ctx->GetInputShape(1)->GetStorageShape();
+  if (lens.GetDimNum() != 1 || lens.GetDim(0) != x.GetDim(batch_axis)) return ge::GRAPH_FAILED;
+  ReverseSeqGeometry t{static_cast<int32_t>(ge::GetSizeByDataType(ctx->GetInputDesc(0)->GetDataType()))};
+  int64_t strides[kMaxRank];
+  if (rank > kMaxRank) return ge::GRAPH_FAILED;
+  ContiguousStrides(x.GetDims(), x.GetDimNum(), strides);
+  t.total = x.GetShapeSize();
+  t.time_dim = x.GetDim(time_axis);
+  t.time_stride = strides[time_axis];
+  t.batch_dim = x.GetDim(batch_axis);
+  t.batch_stride = strides[batch_axis];
+  return SetTiling(ctx, t);
+}
+
+void ReverseSeqKernel(const aclrtKernelArgs* args) {
+  const auto& t = GetTiling<ReverseSeqGeometry>(args);
+  if (args->blockIdx != 0) return;
+  const auto* lens = static_cast<const int64_t*>(args->addrs[1]);
+  GE_DISPATCH_BYTES(t.elem_size, {
+    const auto* x = static_cast<const scalar_t*>(args->addrs[0]);
+    auto* y = static_cast<scalar_t*>(args->addrs[2]);
+    for (int64_t i = 0; i < t.total; ++i) {
+      const int64_t tt = (i / t.time_stride) % t.time_dim, b = (i / t.batch_stride) % t.batch_dim;
+      const int64_t len = std::clamp<int64_t>(lens[b], 0, t.time_dim);
+      y[i] = tt < len ? x[i + (len - 1 - 2 * tt) * t.time_stride] : x[i];
+    }
+  });
+}
+
 }  // namespace ge::ops_index
 
 namespace ops {
@@ -287,6 +328,17 @@ struct TopK : OpDef {
     Attr("sorted").AttrType(OPTIONAL).Int(1);
     SetInferShape(TopKShape).SetInferDataType(TopKDataType);
     AICore().SetTiling(TopKTiling).SetKernel(TopKKernel).AddConfig("ascend910b");
+  }
+};
+struct ReverseSequence : OpDef {
+  explicit ReverseSequence(const char* n) : OpDef(n) {
+    Input("input").ParamType(REQUIRED).DataType(kAllTypes);
+    Input("sequence_lens").ParamType(REQUIRED).DataType({ge::DT_INT64});
+    Output("Y").ParamType(REQUIRED).DataType(kAllTypes);
+    Attr("batch_axis").AttrType(OPTIONAL).Int(1);
+    Attr("time_axis").AttrType(OPTIONAL).Int(0);
+    SetInferShape(ge::ops_util::InferShapeSameAsInput0).SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
+    AICore().SetTiling(ReverseSeqTiling).SetKernel(ReverseSeqKernel).AddConfig("ascend910b");
   }
 };
 struct Trilu : OpDef {
@@ -323,4 +375,5 @@ OP_ADD(TopK);
 OP_ADD(Trilu);
 OP_ADD(OneHot);
 OP_ADD(NonZero);
+OP_ADD(ReverseSequence);
 }  // namespace ops

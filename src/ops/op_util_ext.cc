@@ -2,11 +2,6 @@
 
 namespace ge::ops_util {
 
-const std::vector<ge::DataType> kAllTypes = {ge::DT_FLOAT,  ge::DT_DOUBLE, ge::DT_FLOAT16, ge::DT_BF16,  ge::DT_INT8,
-                                             ge::DT_INT16,  ge::DT_INT32,  ge::DT_INT64,   ge::DT_UINT8, ge::DT_UINT16,
-                                             ge::DT_UINT32, ge::DT_UINT64, ge::DT_BOOL};
-const std::vector<ge::DataType> kFloatTypes = {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_FLOAT16, ge::DT_BF16};
-
 float HalfToFloat(uint16_t h) {
   uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ffu, u;
   if (exp == 0) {

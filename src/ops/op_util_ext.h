@@ -149,8 +149,13 @@ bool BroadcastShapes(const std::vector<const gert::Shape*>& in, gert::Shape* out
   }()
 
 namespace ge::ops_util {
-extern const std::vector<ge::DataType> kAllTypes;    // numeric + 16-bit floats + bool
-extern const std::vector<ge::DataType> kFloatTypes;  // float, double, float16, bfloat16
+// Inline variables, so that they are initialized before the OpDefs that copy them (OP_ADD runs
+// at static initialization; an `extern` list defined in another file could still be empty then,
+// and an empty list means "any dtype").
+inline const std::vector<ge::DataType> kAllTypes = {  // numeric + 16-bit floats + bool
+    ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_FLOAT16, ge::DT_BF16,   ge::DT_INT8,   ge::DT_INT16, ge::DT_INT32,
+    ge::DT_INT64, ge::DT_UINT8,  ge::DT_UINT16,  ge::DT_UINT32, ge::DT_UINT64, ge::DT_BOOL};
+inline const std::vector<ge::DataType> kFloatTypes = {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_FLOAT16, ge::DT_BF16};
 }  // namespace ge::ops_util
 
 namespace ge::ops_util {

@@ -2,6 +2,8 @@
 // what it declares.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "register/op_def_registry.h"
 
 namespace ge {
@@ -106,3 +108,21 @@ TEST(RuntimeAttrs, TypedAccessByIndex) {
 }
 
 }  // namespace
+
+// Built-in operators copy shared dtype lists (kAllTypes, kFloatTypes) when OP_ADD runs at static
+// initialization; the lists must be initialized by then, or the OpDef ends up with an empty
+// list ("any dtype") and the dtype check before a run never fires.
+TEST(OpDefRegistration, BuiltinOpsCarryTheirDtypeLists) {
+  for (const char* type : {"Trilu", "CumSum", "Transpose", "Sqrt", "Cast", "ReverseSequence"}) {
+    auto def = ops::GetOpDef(type);
+    ASSERT_NE(def, nullptr) << type;
+    ASSERT_FALSE(def->GetInputs().empty()) << type;
+    const auto& dtypes = def->GetInputs()[0].GetDataTypes();
+    EXPECT_GE(dtypes.size(), 4u) << type;
+    EXPECT_NE(std::find(dtypes.begin(), dtypes.end(), ge::DT_FLOAT), dtypes.end()) << type;
+  }
+  const auto& cast_in = ops::GetOpDef("Cast")->GetInputs()[0].GetDataTypes();
+  EXPECT_NE(std::find(cast_in.begin(), cast_in.end(), ge::DT_STRING), cast_in.end());
+  const auto& trilu_in = ops::GetOpDef("Trilu")->GetInputs()[0].GetDataTypes();
+  EXPECT_EQ(std::find(trilu_in.begin(), trilu_in.end(), ge::DT_STRING), trilu_in.end());
+}
