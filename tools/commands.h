@@ -25,8 +25,8 @@ struct BenchArgs {
   std::string mode = "auto";
   int runs = 100;
   int warmup = 10;
-  int threads = 0;  // device core count (0 = the machine's cores)
-  int streams = 0;  // sink model streams bound (0 = default)
+  int threads = 0;         // device core count (0 = the machine's cores)
+  int streams = 0;         // sink model streams bound (0 = default)
   bool zero_copy = false;  // time Model::RunWithDeviceBuffers on preallocated device buffers
   std::vector<std::string> input_shapes;
 };

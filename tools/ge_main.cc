@@ -25,7 +25,9 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--runs", bench.runs, "timed runs")->check(CLI::PositiveNumber);
   bench_cmd->add_option("--warmup", bench.warmup, "untimed runs first")->check(CLI::NonNegativeNumber);
   bench_cmd->add_option("--threads", bench.threads, "device core threads (default: the machine's cores)");
-  bench_cmd->add_option("--streams", bench.streams, "most model streams per sink segment (default: up to 2, one when the branches are too small to gain)");
+  bench_cmd->add_option(
+      "--streams", bench.streams,
+      "most model streams per sink segment (default: up to 2, one when the branches are too small to gain)");
   bench_cmd->add_flag("--zero-copy", bench.zero_copy,
                       "run on preallocated device buffers (no input/output copies for a sink model)");
   bench_cmd->add_option("--input-shape", bench.input_shapes, "NAME=D0,D1,... for inputs with dynamic dims");
