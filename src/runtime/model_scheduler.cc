@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "base/error_message.h"
 #include "runtime/spin_wait.h"
@@ -36,26 +37,62 @@ void ModelScheduler::Reset() {
   error_msg_.clear();
 }
 
+ModelScheduler::~ModelScheduler() {
+  detach_.store(true, std::memory_order_seq_cst);
+  if (job_submitted_) pool_->Wait(&job_);  // withdraws items no core took; attached ones leave
+}
+
 aclError ModelScheduler::Run() {
-  Reset();
+  Reset();  // no helper is inside Work() (the previous Run waited for that)
   const uint32_t n = static_cast<uint32_t>(tasks_->size());
-  Job job;
-  job.fn = HelperEntry;
-  job.ctx = this;
-  job.count = std::min(n - 1, pool_->num_threads());
-  if (job.count > 0) pool_->Submit(&job);
+  const uint32_t want = std::min(n - 1, pool_->num_threads());
+  if (job_submitted_ && attached_.load(std::memory_order_acquire) == 0) {
+    pool_->Wait(&job_);  // every item detached: the job can be reused
+    job_submitted_ = false;
+  }
+  gen_.fetch_add(1, std::memory_order_seq_cst);  // attached helpers join this execution
+  if (!job_submitted_ && want > 0) {
+    job_.fn = HelperEntry;
+    job_.ctx = this;
+    job_.count = want;
+    job_.next = 0;
+    job_.finished.store(0, std::memory_order_relaxed);
+    attached_.store(want, std::memory_order_seq_cst);
+    job_submitted_ = true;
+    pool_->Submit(&job_);
+  }
   Work();
-  if (job.count > 0) pool_->Wait(&job);  // withdraws helpers no core has picked up yet
+  // Dekker pairing with HelperLoop: a helper announces itself in helpers_in_ before it looks at
+  // over_, so once helpers_in_ reads 0 here, any later helper sees this execution over.
+  auto helpers_out = [this] { return helpers_in_.load(std::memory_order_seq_cst) == 0; };
+  while (!SpinUntil(helpers_out)) std::this_thread::yield();
   std::lock_guard<std::mutex> lk(mu_);
   if (error_ != ACL_SUCCESS) SetRecentErrMsg(error_msg_);
   return error_;
 }
 
-void ModelScheduler::HelperEntry(void* ctx, uint32_t /*index*/) { static_cast<ModelScheduler*>(ctx)->Work(); }
+void ModelScheduler::HelperEntry(void* ctx, uint32_t /*index*/) { static_cast<ModelScheduler*>(ctx)->HelperLoop(); }
+
+// Joins the execution that submitted the job (or a later one), then every execution that starts
+// within the spin budget after it finished its part; then detaches.
+void ModelScheduler::HelperLoop() {
+  uint64_t seen = 0;  // generation last worked on; 0 = none yet (the submitting one is >= 1)
+  for (;;) {
+    const bool next = SpinUntil([this, seen] {
+      return gen_.load(std::memory_order_acquire) != seen || detach_.load(std::memory_order_relaxed);
+    });
+    if (!next || detach_.load(std::memory_order_acquire)) break;
+    helpers_in_.fetch_add(1, std::memory_order_seq_cst);
+    seen = gen_.load(std::memory_order_seq_cst);
+    Work();  // returns at once if that execution is already over
+    helpers_in_.fetch_sub(1, std::memory_order_seq_cst);
+  }
+  attached_.fetch_sub(1, std::memory_order_seq_cst);
+}
 
 void ModelScheduler::Work() {
   std::unique_lock<std::mutex> lk(mu_);
-  while (!over_.load(std::memory_order_relaxed)) {
+  while (!over_.load(std::memory_order_seq_cst)) {
     if (!ready_.empty()) {
       const uint32_t s = ready_.back();
       ready_.pop_back();

@@ -5,6 +5,11 @@
 // thread ever blocks inside a stream, so fewer cores than model streams cannot deadlock, and the
 // executing thread alone can finish any model. A model that waits on a record that can never come
 // is detected (nothing running, nothing ready) and fails with an error instead of hanging.
+//
+// Helpers stay attached between executions that follow each other closely: a helper that has
+// finished its part spins (GE_DEVICE_SPIN_US) for the next execution's generation before it
+// returns its core thread to the pool, so back-to-back executions skip the pool hand-off. The
+// caller waits at the end of each execution until no helper is inside it.
 #ifndef GE_SRC_RUNTIME_MODEL_SCHEDULER_H_
 #define GE_SRC_RUNTIME_MODEL_SCHEDULER_H_
 
@@ -25,12 +30,15 @@ class ModelScheduler {
  public:
   using StreamTasks = std::vector<std::vector<ModelTask>>;
   ModelScheduler(CorePool* pool, const StreamTasks* tasks, uint32_t num_events);
+  // Detaches the helpers and waits for them to leave.
+  ~ModelScheduler();
 
   // One execution of the model; the caller takes part. Not reentrant (the model serializes).
   aclError Run();
 
  private:
   static void HelperEntry(void* ctx, uint32_t index);
+  void HelperLoop();
   void Reset();
   void Work();
   void RunStream(uint32_t stream);
@@ -54,6 +62,14 @@ class ModelScheduler {
   uint32_t running_ = 0;
   aclError error_ = ACL_SUCCESS;
   std::string error_msg_;
+
+  // Attached helpers (a pool job whose items loop over executions).
+  Job job_;                              // the helpers' job; reused once all have detached
+  bool job_submitted_ = false;           // caller-side: job_ was submitted and not yet waited for
+  std::atomic<uint64_t> gen_{0};         // executions started
+  std::atomic<uint32_t> attached_{0};    // helper items submitted and not yet detached
+  std::atomic<uint32_t> helpers_in_{0};  // helpers possibly inside Work()
+  std::atomic<bool> detach_{false};      // the destructor asks helpers to leave
 };
 
 }  // namespace ge::rt

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "acl/acl_rt.h"
@@ -370,6 +372,45 @@ TEST(RuntimeModel, UpdateTaskAddrRebindsBetweenExecutions) {
   EXPECT_EQ(aclmdlRIUpdateTaskAddr(model, 0, 7, 0, &b), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
   EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
+
+// Helpers stay attached to a multi-stream model between close executions and detach after the
+// spin budget (GE_DEVICE_SPIN_US, 50 us by default): bursts of executions separated by idle gaps
+// make them detach and re-attach; destroying the model right after a burst, with helpers still
+// attached, must not wait long or touch freed state (the sanitizer builds run this).
+TEST(RuntimeModel, HelpersReattachAfterIdleGapsAndLeaveOnDestroy) {
+  ScopedCoreNum scoped(3);  // two core threads: both streams' helpers can attach
+  for (int model_round = 0; model_round < 3; ++model_round) {
+    aclmdlRI model = nullptr;
+    ASSERT_EQ(aclmdlRICreate(3, 2, &model), ACL_SUCCESS);
+    int64_t a = 0, b = 0, c = 0;
+    void* to_a[] = {&a};
+    void* to_b[] = {&b};
+    void* to_c[] = {&c};
+    for (int k = 0; k < 50; ++k) {
+      ASSERT_EQ(aclmdlRIAddKernelTask(model, 0, AddOneKernel, 1, to_a, 1, nullptr, 0), ACL_SUCCESS);
+      ASSERT_EQ(aclmdlRIAddKernelTask(model, 1, AddOneKernel, 1, to_b, 1, nullptr, 0), ACL_SUCCESS);
+      ASSERT_EQ(aclmdlRIAddKernelTask(model, 2, AddOneKernel, 1, to_c, 1, nullptr, 0), ACL_SUCCESS);
+    }
+    ASSERT_EQ(aclmdlRIAddEventRecord(model, 1, 0), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIAddEventRecord(model, 2, 1), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIAddEventWait(model, 0, 0), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIAddEventWait(model, 0, 1), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRILoadComplete(model), ACL_SUCCESS);
+    int64_t runs = 0;
+    for (int burst = 0; burst < 4; ++burst) {
+      for (int i = 0; i < 25; ++i, ++runs) {
+        ASSERT_EQ(aclmdlRIExecute(model, -1), ACL_SUCCESS);
+        // stream 0 waited for both others' records: all three counters are complete
+        ASSERT_EQ(b, 50 * (runs + 1));
+        ASSERT_EQ(c, 50 * (runs + 1));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));  // past the spin budget: detach
+    }
+    for (int i = 0; i < 10; ++i, ++runs) ASSERT_EQ(aclmdlRIExecute(model, -1), ACL_SUCCESS);
+    EXPECT_EQ(a, 50 * runs);
+    EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);  // helpers may still be attached
+  }
 }
 
 }  // namespace
