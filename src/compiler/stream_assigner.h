@@ -21,7 +21,8 @@ constexpr int kBeforeAll = -1;
 constexpr int kAfterAll = INT_MAX;
 
 // The default bound on model streams, chosen by measurement (bench/README.md,
-// run_sink_bench.sh, 2-core VM): two streams run the branch models 1.2-1.5x faster than one,
+// run_sink_bench.sh, 2-core VM): two streams run the branch models 1.5-1.66x faster than one
+// on a quiet machine (the machine's own two-thread ceiling varies, see bench/README.md),
 // chains are unaffected (they stay on one stream), and graphs whose branches are tiny lose
 // (0.23 us -> 4.5 us for 2 branches of 5 ops: starting a helper and joining costs more than the
 // branch). So by default a segment gets min(2, device cores) streams, and falls back to one when
