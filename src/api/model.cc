@@ -6,6 +6,7 @@
 #include "compiler/static_inference.h"
 #include "executor/compiled_model.h"
 #include "executor/host_executor.h"
+#include "executor/input_check.h"
 #include "executor/sink_executor.h"
 #include "parser/onnx/onnx_parser.h"
 #include "register/custom_op_loader.h"
@@ -90,9 +91,7 @@ Status Model::RunCopyingDeviceBuffers(const std::vector<DeviceBuffer>& inputs,
                                       const std::vector<DeviceBuffer>& outputs) {
   const auto& gin = graph_->inputs();
   const auto& gout = graph_->outputs();
-  if (inputs.size() != gin.size() || outputs.size() != gout.size())
-    return InvalidArgument("expected {} input and {} output buffers, got {} and {}", gin.size(), gout.size(),
-                           inputs.size(), outputs.size());
+  GE_RETURN_IF_ERROR(CheckBufferCounts(*graph_, inputs, outputs));
   std::vector<HostTensor> in;
   for (size_t i = 0; i < gin.size(); ++i) {
     const TensorDesc& d = graph_->value(gin[i]).desc;
@@ -100,19 +99,15 @@ Status Model::RunCopyingDeviceBuffers(const std::vector<DeviceBuffer>& inputs,
       return InvalidArgument("input '{}' has a dynamic shape ({}): device-buffer runs need static input shapes",
                              graph_->value(gin[i]).name, d.ToString());
     HostTensor t(d.dtype, d.shape);
-    if (inputs[i].size < t.NumBytes() || (t.NumBytes() > 0 && inputs[i].data == nullptr))
-      return InvalidArgument("input '{}': expected a device buffer of {} bytes ({}), got {} bytes at {}",
-                             graph_->value(gin[i]).name, t.NumBytes(), d.ToString(), inputs[i].size, inputs[i].data);
+    GE_RETURN_IF_ERROR(CheckDeviceBuffer("input", graph_->value(gin[i]).name, d, t.NumBytes(), inputs[i]));
     if (t.NumBytes() > 0) std::memcpy(t.mutable_data(), inputs[i].data, t.NumBytes());
     in.push_back(std::move(t));
   }
   std::vector<HostTensor> out;
   GE_RETURN_IF_ERROR(compiled_ ? compiled_->Run(in, &out) : host_->Run(in, &out));
   for (size_t o = 0; o < gout.size(); ++o) {
-    if (outputs[o].size < out[o].NumBytes() || (out[o].NumBytes() > 0 && outputs[o].data == nullptr))
-      return InvalidArgument("output '{}': expected a device buffer of {} bytes ({}), got {} bytes at {}",
-                             graph_->value(gout[o]).name, out[o].NumBytes(), out[o].desc().ToString(), outputs[o].size,
-                             outputs[o].data);
+    GE_RETURN_IF_ERROR(
+        CheckDeviceBuffer("output", graph_->value(gout[o]).name, out[o].desc(), out[o].NumBytes(), outputs[o]));
     if (out[o].NumBytes() > 0) std::memcpy(outputs[o].data, out[o].data(), out[o].NumBytes());
   }
   return Status::Ok();

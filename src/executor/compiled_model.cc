@@ -30,6 +30,10 @@ Status CompiledModel::Create(std::shared_ptr<const Graph> graph, const std::vect
     m->sinks_.push_back(std::move(sink));
     m->hosts_.push_back(std::move(host));
   }
+  // One segment with the graph's own I/O (the partitioner keeps it for a single segment): runs
+  // skip the value-id environment.
+  m->whole_graph_ = m->segments_.size() == 1 && m->segments_[0].inputs == graph->inputs() &&
+                    m->segments_[0].outputs == graph->outputs();
   *out = std::move(m);
   return Status::Ok();
 }
@@ -55,17 +59,12 @@ MemoryReport CompiledModel::memory_report() const {
   return r;
 }
 
-SinkExecutor* CompiledModel::whole_graph_sink() {
-  if (segments_.size() == 1 && segments_[0].inputs == graph_->inputs() && segments_[0].outputs == graph_->outputs())
-    return sinks_[0].get();
-  return nullptr;
-}
+SinkExecutor* CompiledModel::whole_graph_sink() { return whole_graph_ ? sinks_[0].get() : nullptr; }
 
 Status CompiledModel::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
   const auto& gin = graph_->inputs();
   GE_RETURN_IF_ERROR(CheckGraphInputs(*graph_, inputs));
-  if (segments_.size() == 1 && segments_[0].inputs == gin && segments_[0].outputs == graph_->outputs())
-    return sinks_[0] ? sinks_[0]->Run(inputs, outputs) : hosts_[0]->Run(inputs, outputs);
+  if (whole_graph_) return sinks_[0] ? sinks_[0]->Run(inputs, outputs) : hosts_[0]->Run(inputs, outputs);
   env_.assign(graph_->num_values(), HostTensor());
   for (size_t i = 0; i < gin.size(); ++i) env_[gin[i]] = inputs[i];
   std::vector<HostTensor> seg_in, seg_out;

@@ -46,6 +46,7 @@ class CompiledModel {
   std::vector<GraphSegment> segments_;
   std::vector<std::unique_ptr<SinkExecutor>> sinks_;
   std::vector<std::unique_ptr<HostExecutor>> hosts_;
+  bool whole_graph_ = false;     // one segment whose I/O is the graph's
   std::vector<HostTensor> env_;  // per original ValueId, during a run
 };
 

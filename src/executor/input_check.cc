@@ -21,4 +21,18 @@ Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& input
   return Status::Ok();
 }
 
+Status CheckBufferCounts(const Graph& graph, const std::vector<DeviceBuffer>& inputs,
+                         const std::vector<DeviceBuffer>& outputs) {
+  if (inputs.size() == graph.inputs().size() && outputs.size() == graph.outputs().size()) return Status::Ok();
+  return InvalidArgument("expected {} input and {} output buffers, got {} and {}", graph.inputs().size(),
+                         graph.outputs().size(), inputs.size(), outputs.size());
+}
+
+Status CheckDeviceBuffer(const char* role, const std::string& name, const TensorDesc& desc, size_t bytes,
+                         const DeviceBuffer& buffer) {
+  if (buffer.size >= bytes && (bytes == 0 || buffer.data != nullptr)) return Status::Ok();
+  return InvalidArgument("{} '{}': expected a device buffer of {} bytes ({}), got {} bytes at {}", role, name, bytes,
+                         desc.ToString(), buffer.size, buffer.data);
+}
+
 }  // namespace ge

@@ -3,6 +3,7 @@
 #ifndef GE_SRC_EXECUTOR_INPUT_CHECK_H_
 #define GE_SRC_EXECUTOR_INPUT_CHECK_H_
 
+#include <string>
 #include <vector>
 
 #include "base/status.h"
@@ -14,6 +15,14 @@ namespace ge {
 // An undefined declared dtype (a subgraph's outer-scope input) or unknown rank matches anything;
 // a -1 dim matches any size.
 Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& inputs);
+
+// Device-buffer runs: "expected 1 input and 4 output buffers, got 1 and 3".
+Status CheckBufferCounts(const Graph& graph, const std::vector<DeviceBuffer>& inputs,
+                         const std::vector<DeviceBuffer>& outputs);
+// "input 'x': expected a device buffer of 24 bytes (float32[2, 3]), got 20 bytes at 0x..." when
+// `buffer` is smaller than `bytes` or null while bytes are needed. `role`: "input" / "output".
+Status CheckDeviceBuffer(const char* role, const std::string& name, const TensorDesc& desc, size_t bytes,
+                         const DeviceBuffer& buffer);
 
 }  // namespace ge
 

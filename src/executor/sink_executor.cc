@@ -89,14 +89,13 @@ Status SinkExecutor::PlaceWeights() {
 }
 
 namespace {
-constexpr int kFromArena = -(1 << 30);
-constexpr int kFromConstant = kFromArena + 1;
-}  // namespace
+
+constexpr int kFromConstant = -(1 << 30);
 
 // Which graph inputs and outputs can be bound to caller buffers, and where the rest come from.
 // slot_owner: per ValueId (a view root), the input i (i) or zero-copy output o (n_in + o).
-static void PlanZeroCopy(const Graph& graph, const SinkProgram& prog, std::vector<int>* slot_owner,
-                         std::vector<bool>* zero_copy, std::vector<int>* source) {
+void PlanZeroCopy(const Graph& graph, const SinkProgram& prog, std::vector<int>* slot_owner,
+                  std::vector<bool>* zero_copy, std::vector<int>* source) {
   const auto& gin = graph.inputs();
   const auto& gout = graph.outputs();
   slot_owner->assign(graph.num_values(), -1);
@@ -106,12 +105,9 @@ static void PlanZeroCopy(const Graph& graph, const SinkProgram& prog, std::vecto
     (*slot_owner)[gin[i]] = static_cast<int>(i);
   }
   zero_copy->assign(gout.size(), false);
-  source->assign(gout.size(), kFromArena);
+  source->assign(gout.size(), kFromConstant);  // read only for outputs that are not zero copy
   for (size_t o = 0; o < gout.size(); ++o) {
-    if (prog.output_offsets[o] < 0) {
-      (*source)[o] = kFromConstant;
-      continue;
-    }
+    if (prog.output_offsets[o] < 0) continue;  // a constant
     const ValueId r = prog.value_root[gout[o]];
     if (input_of[r] >= 0) {
       (*source)[o] = input_of[r];
@@ -124,6 +120,8 @@ static void PlanZeroCopy(const Graph& graph, const SinkProgram& prog, std::vecto
     }
   }
 }
+
+}  // namespace
 
 Status SinkExecutor::AddTasks() {
   const StreamAssignment& s = program_.streams;
@@ -202,24 +200,16 @@ Status SinkExecutor::RunWithDeviceBuffers(const std::vector<DeviceBuffer>& input
                                           const std::vector<DeviceBuffer>& outputs) {
   const auto& gin = graph_->inputs();
   const auto& gout = graph_->outputs();
-  if (inputs.size() != gin.size() || outputs.size() != gout.size())
-    return InvalidArgument("zero-copy run: expected {} input and {} output buffers, got {} and {}", gin.size(),
-                           gout.size(), inputs.size(), outputs.size());
+  GE_RETURN_IF_ERROR(CheckBufferCounts(*graph_, inputs, outputs));
   auto bytes_of = [&](ValueId v) { return static_cast<size_t>(program_.planner_input.value_bytes[v]); };
   for (size_t i = 0; i < gin.size(); ++i) {
-    const size_t need = bytes_of(gin[i]);
-    if (inputs[i].size < need || (need > 0 && inputs[i].data == nullptr))
-      return InvalidArgument("input '{}': expected a device buffer of {} bytes ({}), got {} bytes at {}",
-                             graph_->value(gin[i]).name, need, graph_->value(gin[i]).desc.ToString(), inputs[i].size,
-                             inputs[i].data);
+    const Value& v = graph_->value(gin[i]);
+    GE_RETURN_IF_ERROR(CheckDeviceBuffer("input", v.name, v.desc, bytes_of(gin[i]), inputs[i]));
   }
   for (size_t o = 0; o < gout.size(); ++o) {
-    const ValueId v = gout[o];
-    const size_t need = program_.output_offsets[o] < 0 ? graph_->value(v).constant->NumBytes() : bytes_of(v);
-    if (outputs[o].size < need || (need > 0 && outputs[o].data == nullptr))
-      return InvalidArgument("output '{}': expected a device buffer of {} bytes ({}), got {} bytes at {}",
-                             graph_->value(v).name, need, graph_->value(v).desc.ToString(), outputs[o].size,
-                             outputs[o].data);
+    const Value& v = graph_->value(gout[o]);
+    const size_t need = program_.output_offsets[o] < 0 ? v.constant->NumBytes() : bytes_of(gout[o]);
+    GE_RETURN_IF_ERROR(CheckDeviceBuffer("output", v.name, v.desc, need, outputs[o]));
   }
   for (size_t i = 0; i < gin.size(); ++i)
     GE_RETURN_IF_ERROR(Rebind(input_slots_[i], bytes_of(gin[i]) > 0 ? inputs[i].data : nullptr, &bound_inputs_[i]));

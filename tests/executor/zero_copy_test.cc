@@ -198,5 +198,53 @@ TEST(ZeroCopyTest, HostModelCopiesThroughTheBuffers) {
       << st.message();
 }
 
+// x -> Relu -> y; outputs y and a constant: the constant's bytes are copied into its buffer.
+TEST(ZeroCopyTest, ConstantOutputIsCopiedIntoItsBuffer) {
+  auto g = std::make_shared<Graph>("const_out");
+  ValueId x = g->AddInput("x", F32({2}));
+  ValueId k = g->AddConstant("k", Floats({2}, {7.f, 8.f}));
+  ValueId y = g->AddValue("y", F32({2}));
+  g->AddNode("relu", "Relu", {x}, {y});
+  g->AddOutput(y);
+  g->AddOutput(k);
+  auto m = SinkModel(g);
+  ASSERT_TRUE(m);
+  ASSERT_NE(const_cast<CompiledModel*>(m->compiled())->whole_graph_sink(), nullptr);
+  Buffers in, out;
+  Write(in.Add(8), {-1, 2});
+  out.Add(8);
+  out.Add(8);
+  Status st = m->RunWithDeviceBuffers(in.b, out.b);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(Read(out.b[0]), (std::vector<float>{0, 2}));
+  EXPECT_EQ(Read(out.b[1]), (std::vector<float>{7, 8}));
+  out.b[1].size = 4;
+  st = m->RunWithDeviceBuffers(in.b, out.b);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("output 'k': expected a device buffer of 8 bytes (float32[2]), got 4 bytes"),
+            std::string::npos)
+      << st.message();
+}
+
+// A buffer carries no shape, so a device-buffer run needs every input shape known up front.
+TEST(ZeroCopyTest, DynamicInputShapeIsAClearError) {
+  auto g = std::make_shared<Graph>("dynamic");
+  ValueId x = g->AddInput("x", F32({-1, 3}));
+  ValueId y = g->AddValue("y", TensorDesc{DT_FLOAT, FORMAT_ND, Shape::UnknownRank()});
+  g->AddNode("relu", "Relu", {x}, {y});
+  g->AddOutput(y);
+  std::unique_ptr<Model> m;
+  ASSERT_TRUE(Model::FromGraph(g, ModelOptions{}, &m).ok());
+  Buffers in, out;
+  in.Add(24);
+  out.Add(24);
+  Status st = m->RunWithDeviceBuffers(in.b, out.b);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("input 'x' has a dynamic shape (float32[-1, 3]): device-buffer runs need static input "
+                              "shapes"),
+            std::string::npos)
+      << st.message();
+}
+
 }  // namespace
 }  // namespace ge
