@@ -11,8 +11,8 @@
 
 #include "ops/dnnl_conv.h"
 #include "ops/gemm_util.h"
-#include "ops/op_util_ext.h"
 #include "ops/op_util.h"
+#include "ops/op_util_ext.h"
 #include "ops/spatial_util.h"
 
 namespace ge::ops_conv {

@@ -17,9 +17,9 @@ namespace ge::ops_util {
 
 bool ParseConvAct(const std::string& name, ConvAct* act) {
   static const std::pair<const char*, ConvAct> kNames[] = {
-      {"", ConvAct::kNone},        {"Relu", ConvAct::kRelu},           {"LeakyRelu", ConvAct::kLeakyRelu},
-      {"Clip", ConvAct::kClip},    {"Sigmoid", ConvAct::kSigmoid},     {"HardSigmoid", ConvAct::kHardSigmoid},
-      {"Tanh", ConvAct::kTanh},    {"HardSwish", ConvAct::kHardSwish}, {"Swish", ConvAct::kSwish}};
+      {"", ConvAct::kNone},     {"Relu", ConvAct::kRelu},           {"LeakyRelu", ConvAct::kLeakyRelu},
+      {"Clip", ConvAct::kClip}, {"Sigmoid", ConvAct::kSigmoid},     {"HardSigmoid", ConvAct::kHardSigmoid},
+      {"Tanh", ConvAct::kTanh}, {"HardSwish", ConvAct::kHardSwish}, {"Swish", ConvAct::kSwish}};
   for (const auto& [n, a] : kNames)
     if (name == n) {
       *act = a;
@@ -189,7 +189,7 @@ std::unordered_map<std::string, std::unique_ptr<DnnlConvPlan>> g_plans;
 
 // The parameters as bytes, field by field (no struct padding in the key).
 std::string Key(const DnnlConvParams& p, uint32_t max_blocks) {
-  const int64_t ints[] = {p.n,  p.c,  p.h,  p.w,  p.m,  p.group, p.kh, p.kw, p.sh,       p.sw,       p.dh,
+  const int64_t ints[] = {p.n,  p.c,  p.h,  p.w,  p.m,  p.group, p.kh, p.kw,  p.sh,       p.sw,    p.dh,
                           p.dw, p.pt, p.pl, p.pb, p.pr, p.oh,    p.ow, p.act, p.has_bias, p.has_z, max_blocks};
   const float floats[] = {p.a0, p.a1};
   std::string k(reinterpret_cast<const char*>(ints), sizeof(ints));

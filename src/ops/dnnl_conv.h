@@ -23,8 +23,8 @@ bool ParseConvAct(const std::string& name, ConvAct* act);
 float ApplyConvAct(ConvAct act, float a0, float a1, float v);
 
 struct DnnlConvParams {
-  int64_t n, c, h, w;       // input, NHWC
-  int64_t m, group;         // output channels, groups
+  int64_t n, c, h, w;  // input, NHWC
+  int64_t m, group;    // output channels, groups
   int64_t kh, kw, sh, sw, dh, dw;
   int64_t pt, pl, pb, pr;   // pads
   int64_t oh, ow;           // output spatial dims
