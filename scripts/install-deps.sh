@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   protobuf-compiler libprotobuf-dev
   libonnx-dev libonnx-testdata
-  libdnnl-dev
+  libdnnl-dev libsleef-dev
   libspdlog-dev libfmt-dev
   libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
