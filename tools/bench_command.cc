@@ -79,6 +79,10 @@ int BenchCommand(const BenchArgs& args) {
   }
   ModelOptions options;
   options.mode = args.mode;
+  if (Status shapes = ParseInputShapes(args.input_shapes, &options.input_shapes); !shapes.ok()) {
+    fmt::print(stderr, "error: {}\n", shapes.message());
+    return 1;
+  }
   options.max_streams = args.streams;
   auto t0 = Clock::now();
   std::unique_ptr<Model> model;

@@ -5,14 +5,15 @@ PyTorch's own outputs as references, run through GE in every scheduling mode.
 Exports are cached under --cache (made once per machine: no downloads; weights are random but
 conditioned so that outputs are of order 0.1-10, not vanishing). Each model is checked with
   max |GE - PyTorch| <= 1e-4 * max |PyTorch| + 1e-5
-in sink mode (static models), host mode, and, for the dynamic-axis variants, host-run at two
-sizes. Prints one line per check and exits non-zero on any mismatch or error.
+in sink mode (static models), host mode, and, for the dynamic-axis variants, host-run and
+shape-specialized (--input-shape: one sink segment) at two sizes. Prints one line per check and exits non-zero on any mismatch or error.
 
 Usage: /usr/bin/python3 tests/models/model_suite.py --ge build/bin/ge --cache build/models
                                                     [--models a,b,...] [--list]
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 
@@ -21,7 +22,7 @@ import numpy as np
 SEED = 0
 CNNS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_0", "shufflenet_v2_x1_0",
         "efficientnet_b0", "densenet121", "vit_b_16"]
-SMALL = ["mobilenet_v3_small", "squeezenet1_0", "shufflenet_v2_x1_0"]
+SMALL = ["mobilenet_v3_small", "squeezenet1_0", "mobilenet_v3_small_dynbatch"]
 
 
 def all_models():
@@ -116,10 +117,15 @@ def export(name, cache):
 
 
 def check(ge, d, mode, k, extra):
+    """mode: sink | host | specialized (auto with --input-shape: must be one sink segment)."""
     iname = open(os.path.join(d, "input_name")).read().strip()
     out = os.path.join(d, f"ge_{mode}_{k}.npy")
-    cmd = [ge, "run", os.path.join(d, "model.onnx"), "--input", f"{iname}={d}/input_{k}.npy", "--output", out,
-           "--mode", mode, "--report"] + extra
+    x = os.path.join(d, f"input_{k}.npy")
+    run_mode = "auto" if mode == "specialized" else mode
+    cmd = [ge, "run", os.path.join(d, "model.onnx"), "--input", f"{iname}={x}", "--output", out,
+           "--mode", run_mode, "--report"] + extra
+    if mode == "specialized":
+        cmd += ["--input-shape", f"{iname}=" + ",".join(str(n) for n in np.load(x).shape)]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         return False, f"ge failed ({p.returncode}): {(p.stdout + p.stderr).strip()[-600:]}"
@@ -130,6 +136,8 @@ def check(ge, d, mode, k, extra):
     diff = float(np.abs(got.astype(np.float64) - ref).max())
     tol = 1e-4 * float(np.abs(ref).max()) + 1e-5
     seg = next((line for line in p.stdout.splitlines() if line.startswith("segments:")), "")
+    if mode == "specialized" and not re.fullmatch(r"segments: sink\[\d+ nodes?\]", seg):
+        return False, f"expected one sink segment, got '{seg}'"
     return diff <= tol, f"max abs diff {diff:.3g} (tol {tol:.3g}) {seg}"
 
 
@@ -150,7 +158,8 @@ def main():
     for name in names:
         d = export(name, a.cache)
         dynamic = name.endswith("_dynbatch") or name.endswith("_dynseq")
-        runs = [("host", 0), ("host", 1)] if dynamic else [("sink", 0), ("host", 0)]
+        runs = ([("host", 0), ("host", 1), ("specialized", 0), ("specialized", 1)] if dynamic else
+                [("sink", 0), ("host", 0)])
         for mode, k in runs:
             ok, msg = check(a.ge, d, mode, k, extra)
             failures += not ok
