@@ -1,5 +1,5 @@
 // `ge run MODEL.onnx [--input NAME=FILE.npy]... [--output FILE.npy]... [--mode M]
-//  [--input-shape NAME=D0,D1,...]`: loads, compiles, runs once, prints each output's name,
+//  [--input-shape NAME=D0,D1,...] [-O0|-O1|-O2]`: loads, compiles, runs once, prints each output's name,
 // shape, dtype and checksum, and the compile and run times.
 #include <chrono>
 
@@ -14,6 +14,7 @@ int RunCommand(const RunArgs& args) {
   using Clock = std::chrono::steady_clock;
   ModelOptions options;
   options.mode = args.mode;
+  options.opt_level = args.opt_level;
   auto t0 = Clock::now();
   std::unique_ptr<Model> model;
   Status st = Model::Load(args.model, options, &model);

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "compiler/passes/pass_manager.h"
 #include "compiler/placement.h"
 #include "compiler/static_inference.h"
 #include "executor/compiled_model.h"
@@ -43,7 +44,9 @@ Status Model::Compile() {
     return InvalidArgument("unknown mode '{}' (expected auto, sink or host)", options_.mode);
   GE_RETURN_IF_ERROR(graph_->Verify());
   GE_RETURN_IF_ERROR(CheckSupported(*graph_));
-  GE_RETURN_IF_ERROR(RunStaticInference(graph_.get()));
+  OptimizeStats opt_stats;
+  GE_RETURN_IF_ERROR(OptimizeGraph(graph_.get(), options_.opt_level, &opt_stats));
+  optimizer_report_ = opt_stats.ToString(options_.opt_level);
   CompileOptions copt;
   copt.mode = options_.mode;
   copt.prefer_fallback = options_.prefer_fallback;
