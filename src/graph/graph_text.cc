@@ -42,7 +42,7 @@ std::string TypeText(const TensorDesc& d) {
 }
 
 // A float that always reads back as a float: "1.0", "1e-05", "inf", "nan".
-std::string FloatText(double x) {
+std::string FloatText(float x) {
   std::string s = fmt::format("{}", x);
   if (s.find_first_of(".eEn") == std::string::npos) s += ".0";  // 'n': inf / nan
   return s;

@@ -104,7 +104,7 @@ Status ConvActivationFusion::Run(Graph* g, bool* changed) {
       continue;
     ValueId c = conv.outputs[0];
     const TensorDesc& cd = g->value(c).desc;
-    if (cd.dtype != DT_FLOAT || is_output[c]) continue;
+    if (g->value(conv.inputs[0]).desc.dtype != DT_FLOAT || is_output[c]) continue;
     std::vector<NodeId> fused;
     ValueId z = kNoValue, cur = c;
     if (readers[c].size() == 1) {

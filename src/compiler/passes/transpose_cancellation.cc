@@ -7,16 +7,16 @@
 namespace ge {
 namespace {
 
-// The node's permutation, or false when neither the perm attribute nor the input's rank is known.
-bool Perm(const Graph& g, const Node& t, std::vector<int64_t>* perm) {
+// The node's permutation, or false when neither the perm attribute nor the rank (< 0: unknown)
+// is known.
+bool Perm(const Node& t, int64_t rank, std::vector<int64_t>* perm) {
   if (const auto* p = t.GetAttr<std::vector<int64_t>>("perm")) {
     *perm = *p;
     return true;
   }
-  const Shape& s = g.value(t.inputs[0]).desc.shape;
-  if (s.IsUnknownRank()) return false;
+  if (rank < 0) return false;
   perm->clear();
-  for (int64_t i = static_cast<int64_t>(s.GetDimNum()) - 1; i >= 0; --i) perm->push_back(i);
+  for (int64_t i = rank - 1; i >= 0; --i) perm->push_back(i);
   return true;
 }
 
@@ -38,7 +38,11 @@ Status TransposeCancellation::Run(Graph* g, bool* changed) {
     if (p < 0 || !IsTranspose(g->node(p))) continue;
     const Node& t1 = g->node(p);
     std::vector<int64_t> p1, p2;
-    if (!Perm(*g, t1, &p1) || !Perm(*g, t2, &p2) || p1.size() != p2.size()) continue;
+    const Shape& xs = g->value(t1.inputs[0]).desc.shape;
+    // Both have the rank of t1's input.
+    if (!Perm(t1, xs.IsUnknownRank() ? -1 : static_cast<int64_t>(xs.GetDimNum()), &p1) ||
+        !Perm(t2, static_cast<int64_t>(p1.size()), &p2) || p1.size() != p2.size())
+      continue;
     bool cancels = true;
     for (size_t i = 0; i < p2.size(); ++i)
       cancels &= p2[i] >= 0 && p2[i] < static_cast<int64_t>(p1.size()) && p1[p2[i]] == static_cast<int64_t>(i);
