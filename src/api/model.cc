@@ -1,7 +1,9 @@
 #include "api/model.h"
 
+#include <cstdlib>
 #include <cstring>
 
+#include "compiler/passes/layout_nhwc.h"
 #include "compiler/passes/pass_manager.h"
 #include "compiler/placement.h"
 #include "compiler/static_inference.h"
@@ -47,6 +49,12 @@ Status Model::Compile() {
   OptimizeStats opt_stats;
   GE_RETURN_IF_ERROR(OptimizeGraph(graph_.get(), options_.opt_level, &opt_stats));
   optimizer_report_ = opt_stats.ToString(options_.opt_level);
+  const char* layout_env = std::getenv("GE_LAYOUT_NHWC");
+  if (!layout_env || std::string(layout_env) != "0") {
+    LayoutNhwcStats layout;
+    GE_RETURN_IF_ERROR(RunLayoutNhwc(graph_.get(), &layout));
+    if (layout.convs > 0) GE_RETURN_IF_ERROR(RunStaticInference(graph_.get()));
+  }
   CompileOptions copt;
   copt.mode = options_.mode;
   copt.prefer_fallback = options_.prefer_fallback;

@@ -1,11 +1,18 @@
-// Conv (1-D, 2-D, 3-D; groups, dilations, strides, pads/auto_pad, optional bias).
-// Tiling splits (batch, group, output-pixel chunk) units over the cores; each block builds the
-// im2col slice of its chunk in its own workspace slot and runs one GEMM into the output
-// columns. 1x1/stride-1/no-pad convolutions skip im2col and read the input directly.
+// Conv (1-D, 2-D, 3-D; groups, dilations, strides, pads/auto_pad, optional bias) and FusedConv
+// (Conv + bias + residual Z + activation, made by the optimizer's fusion passes).
+// NCHW path: tiling splits (batch, group, output-pixel chunk) units over the cores; each block
+// builds the im2col slice of its chunk in its own workspace slot and runs one GEMM into the
+// output columns, then the fused epilogue on them. 1x1/stride-1/no-pad convolutions skip im2col
+// and read the input directly.
+// NHWC path (FusedConv with layout "NHWC", set by the layout pass with weights packed at compile
+// time): oneDNN primitives per row block (ops/dnnl_conv.h).
 #include <cstring>
+#include <limits>
 
+#include "ops/dnnl_conv.h"
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
+#include "ops/op_util_ext.h"
 #include "ops/spatial_util.h"
 
 namespace ge::ops_conv {
@@ -24,7 +31,15 @@ struct ConvTiling {
   int64_t chunks;  // units per (n, g)
   int32_t has_bias;
   int32_t direct;  // 1x1, stride 1, no pad: no im2col
+  // FusedConv epilogue: Y = act(conv + B + Z).
+  int32_t has_z;
+  int32_t act;  // ConvAct
+  float a0, a1;
+  int32_t y_index;  // argument index of Y (3 for Conv, 4 for FusedConv)
 };
+
+// FusedConv attributes after Conv's six.
+enum FusedAttr { kActivation = kStrides + 1, kActivationParams, kLayout, kOutChannels, kPackedWeights };
 
 bool KernelShape(const gert::RuntimeAttrs* attrs, const gert::Shape& wshape, int64_t* k, size_t* nk) {
   *nk = wshape.GetDimNum() - 2;
@@ -50,11 +65,10 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   return ge::GRAPH_SUCCESS;
 }
 
-ge::graphStatus Tiling(gert::TilingContext* ctx) {
+ge::graphStatus TilingNchw(gert::TilingContext* ctx, ConvTiling t) {
   const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
   const gert::Shape& wt = ctx->GetInputShape(1)->GetStorageShape();
   if (ctx->GetInputDesc(0)->GetDataType() != ge::DT_FLOAT) return ge::GRAPH_FAILED;
-  ConvTiling t{};
   int64_t k[3];
   size_t nk;
   if (!KernelShape(ctx->GetAttrs(), wt, k, &nk) || !ComputeWindow(x, k, nk, ctx->GetAttrs(), kWinIdx, &t.w))
@@ -83,6 +97,12 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   return SetTiling(ctx, t);
 }
 
+ge::graphStatus Tiling(gert::TilingContext* ctx) {
+  ConvTiling t{};
+  t.y_index = 3;
+  return TilingNchw(ctx, t);
+}
+
 // col[r, j] for r in [0, ck), output pixel p0 + j.
 void Im2Col(const ConvTiling& t, const float* x, int64_t p0, int64_t len, float* col) {
   const Window3d& w = t.w;
@@ -108,8 +128,10 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto* x = static_cast<const float*>(args->addrs[0]);
   const auto* wt = static_cast<const float*>(args->addrs[1]);
   const auto* bias = static_cast<const float*>(args->addrs[2]);
-  auto* y = static_cast<float*>(args->addrs[3]);
-  float* col = t.direct ? nullptr : static_cast<float*>(args->addrs[4]) + args->blockIdx * t.ck * t.chunk;
+  const auto* z = t.has_z ? static_cast<const float*>(args->addrs[3]) : nullptr;
+  auto* y = static_cast<float*>(args->addrs[t.y_index]);
+  float* col = t.direct ? nullptr : static_cast<float*>(args->addrs[t.y_index + 1]) + args->blockIdx * t.ck * t.chunk;
+  auto act = static_cast<ConvAct>(t.act);
   int64_t in_pix = t.w.in[0] * t.w.in[1] * t.w.in[2];
   int64_t ub, ue;
   BlockRange(t.n * t.group * t.chunks, args->blockIdx, args->blockDim, &ub, &ue);
@@ -131,7 +153,181 @@ void Kernel(const aclrtKernelArgs* args) {
       for (int64_t j = 0; j < len; ++j) yg[oc * t.p + j] = v;
     }
     Sgemm(false, false, t.mg, len, t.ck, 1.f, wt + g * t.mg * t.ck, t.ck, b, ldb, 1.f, yg, t.p);
+    if (!z && act == ConvAct::kNone) continue;
+    const float* zg = z ? z + (yg - y) : nullptr;
+    for (int64_t oc = 0; oc < t.mg; ++oc)
+      for (int64_t j = 0; j < len; ++j) {
+        float v = yg[oc * t.p + j] + (zg ? zg[oc * t.p + j] : 0.f);
+        yg[oc * t.p + j] = ApplyConvAct(act, t.a0, t.a1, v);
+      }
   }
+}
+
+// ---- FusedConv -------------------------------------------------------------------------------
+
+bool IsNhwc(const gert::RuntimeAttrs* a) { return AttrStr(a, kLayout, "NCHW") == "NHWC"; }
+
+// NCHW view of an NHWC shape.
+gert::Shape NhwcToNchw(const gert::Shape& s) {
+  if (s.GetDimNum() != 4) return s;
+  return gert::Shape({s.GetDim(0), s.GetDim(3), s.GetDim(1), s.GetDim(2)});
+}
+
+// The logical OIHW weight shape: W's own shape, or (packed weights) out_channels and kernel_shape.
+bool LogicalWeightShape(const gert::RuntimeAttrs* a, const gert::Shape& w, int64_t c, gert::Shape* out) {
+  if (AttrInt(a, kPackedWeights, 0) == 0) {
+    *out = w;
+    return true;
+  }
+  std::vector<int64_t> k = AttrInts(a, kKernelShape);
+  int64_t m = AttrInt(a, kOutChannels, 0), group = AttrInt(a, kGroup, 1);
+  if (k.size() != 2 || m <= 0 || group <= 0 || c % group != 0) return false;
+  *out = gert::Shape({m, c / group, k[0], k[1]});
+  return true;
+}
+
+bool ParseAct(const gert::RuntimeAttrs* a, ConvTiling* t) {
+  ConvAct act;
+  if (!ParseConvAct(AttrStr(a, kActivation, ""), &act)) return false;
+  std::vector<float> params = AttrFloats(a, kActivationParams);
+  t->act = static_cast<int32_t>(act);
+  t->a0 = act == ConvAct::kLeakyRelu ? 0.01f : act == ConvAct::kHardSigmoid ? 0.2f : 0.f;
+  t->a1 = act == ConvAct::kHardSigmoid ? 0.5f : 0.f;
+  if (act == ConvAct::kClip) {
+    t->a0 = -std::numeric_limits<float>::infinity();
+    t->a1 = std::numeric_limits<float>::infinity();
+  }
+  if (params.size() > 0) t->a0 = params[0];
+  if (params.size() > 1) t->a1 = params[1];
+  return true;
+}
+
+ge::graphStatus FusedInferShape(gert::InferShapeContext* ctx) {
+  const auto* a = ctx->GetAttrs();
+  const gert::Shape* x = ctx->GetInputShape(0);
+  const gert::Shape* wt = ctx->GetInputShape(1);
+  if (!x || !wt) return ge::GRAPH_FAILED;
+  bool nhwc = IsNhwc(a);
+  gert::Shape xs = nhwc ? NhwcToNchw(*x) : *x, ws;
+  if (xs.GetDimNum() < 3 || !LogicalWeightShape(a, *wt, xs.GetDim(1), &ws) || xs.GetDimNum() != ws.GetDimNum())
+    return ge::GRAPH_FAILED;
+  int64_t k[3];
+  size_t nk;
+  Window3d w;
+  if (!KernelShape(a, ws, k, &nk) || !ComputeWindow(xs, k, nk, a, kWinIdx, &w)) return ge::GRAPH_FAILED;
+  int64_t group = *a->GetInt(kGroup);
+  if (group <= 0 || (xs.GetDim(1) >= 0 && xs.GetDim(1) != ws.GetDim(1) * group)) return ge::GRAPH_FAILED;
+  gert::Shape* out = ctx->GetOutputShape(0);
+  *out = gert::Shape({xs.GetDim(0), ws.GetDim(0)});
+  for (size_t i = 0; i < nk; ++i) out->AppendDim(w.out[3 - nk + i]);
+  if (nhwc) *out = gert::Shape({out->GetDim(0), out->GetDim(2), out->GetDim(3), out->GetDim(1)});
+  return ge::GRAPH_SUCCESS;
+}
+
+struct NhwcTiling {
+  int32_t nhwc;  // 1: first member, shared with ConvTiling's layout check in the kernel
+  int32_t has_bias, has_z;
+  const DnnlConvPlan* plan;  // process-wide cache (ops/dnnl_conv.h): valid for the process
+};
+
+// The oneDNN parameters of an NHWC FusedConv from its attributes, its NHWC input shape and its
+// logical OIHW weight shape (false when not 2-D or inconsistent).
+bool NhwcParams(const gert::RuntimeAttrs* a, const gert::Shape& x, const gert::Shape& ws, bool has_bias, bool has_z,
+                DnnlConvParams* p) {
+  gert::Shape xs = NhwcToNchw(x);
+  int64_t k[3];
+  size_t nk;
+  Window3d w;
+  if (x.GetDimNum() != 4 || ws.GetDimNum() != 4) return false;
+  if (!KernelShape(a, ws, k, &nk) || nk != 2 || !ComputeWindow(xs, k, nk, a, kWinIdx, &w)) return false;
+  ConvTiling act{};
+  if (!ParseAct(a, &act)) return false;
+  *p = DnnlConvParams{};
+  p->n = x.GetDim(0), p->h = x.GetDim(1), p->w = x.GetDim(2), p->c = x.GetDim(3);
+  p->m = ws.GetDim(0), p->group = AttrInt(a, kGroup, 1);
+  p->kh = k[0], p->kw = k[1], p->sh = w.stride[1], p->sw = w.stride[2], p->dh = w.dilation[1], p->dw = w.dilation[2];
+  p->pt = w.pad_begin[1], p->pl = w.pad_begin[2], p->pb = w.pad_end[1], p->pr = w.pad_end[2];
+  p->oh = w.out[1], p->ow = w.out[2];
+  p->act = act.act, p->a0 = act.a0, p->a1 = act.a1;
+  p->has_bias = has_bias;
+  p->has_z = has_z;
+  return p->n > 0 && p->oh > 0 && p->ow > 0 && p->group > 0 && p->c == ws.GetDim(1) * p->group;
+}
+
+ge::graphStatus FusedTiling(gert::TilingContext* ctx) {
+  const auto* a = ctx->GetAttrs();
+  if (!IsNhwc(a)) {
+    ConvTiling t{};
+    t.y_index = 4;
+    t.has_z = ctx->GetInputShape(3) != nullptr;
+    if (!ParseAct(a, &t)) return ge::GRAPH_FAILED;
+    return TilingNchw(ctx, t);
+  }
+  DnnlConvParams p;
+  const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
+  gert::Shape ws;
+  if (AttrInt(a, kPackedWeights, 0) == 0 || x.GetDimNum() != 4 ||
+      !LogicalWeightShape(a, ctx->GetInputShape(1)->GetStorageShape(), x.GetDim(3), &ws) ||
+      !NhwcParams(a, x, ws, ctx->GetInputShape(2) != nullptr, ctx->GetInputShape(3) != nullptr, &p))
+    return ge::GRAPH_FAILED;
+  NhwcTiling t{};
+  t.nhwc = 1;
+  t.plan = GetDnnlConvPlan(p, ctx->GetCoreNum());
+  if (t.plan == nullptr) return ge::GRAPH_FAILED;
+  t.has_bias = p.has_bias;
+  t.has_z = p.has_z;
+  ctx->SetBlockDim(DnnlConvPlanBlocks(t.plan));
+  ctx->GetWorkspaceSizes(1)[0] = 0;
+  return SetTiling(ctx, t);
+}
+
+// ---- ConvWeightPack: OIHW weights -> the packed layout of an NHWC FusedConv's primitive ------
+// Attributes: FusedConv's, then x_shape (the conv's NHWC input shape), has_bias, has_z. Its
+// input is a constant, so constant folding runs it once at compile time.
+enum PackAttr { kXShape = kPackedWeights + 1, kHasBias, kHasZ };
+
+bool PackParams(const gert::RuntimeAttrs* a, const gert::Shape& w, DnnlConvParams* p) {
+  std::vector<int64_t> xs = AttrInts(a, kXShape);
+  if (xs.size() != 4) return false;
+  gert::Shape x({xs[0], xs[1], xs[2], xs[3]});
+  return NhwcParams(a, x, w, AttrInt(a, kHasBias, 0) != 0, AttrInt(a, kHasZ, 0) != 0, p);
+}
+
+ge::graphStatus PackInferShape(gert::InferShapeContext* ctx) {
+  DnnlConvParams p;
+  const gert::Shape* w = ctx->GetInputShape(0);
+  if (!w || !PackParams(ctx->GetAttrs(), *w, &p)) return ge::GRAPH_FAILED;
+  size_t n = PackedConvWeightsSize(p);
+  if (n == 0) return ge::GRAPH_FAILED;
+  *ctx->GetOutputShape(0) = gert::Shape({static_cast<int64_t>(n)});
+  return ge::GRAPH_SUCCESS;
+}
+
+struct PackTiling {
+  DnnlConvParams p;
+};
+
+ge::graphStatus PackTilingFunc(gert::TilingContext* ctx) {
+  PackTiling t{};
+  if (!PackParams(ctx->GetAttrs(), ctx->GetInputShape(0)->GetStorageShape(), &t.p)) return ge::GRAPH_FAILED;
+  ctx->SetBlockDim(1);
+  return SetTiling(ctx, t);
+}
+
+void PackKernel(const aclrtKernelArgs* args) {
+  const auto& t = GetTiling<PackTiling>(args);
+  PackConvWeights(t.p, static_cast<const float*>(args->addrs[0]), static_cast<float*>(args->addrs[1]));
+}
+
+void FusedKernel(const aclrtKernelArgs* args) {
+  if (args->tilingSize == sizeof(NhwcTiling) && GetTiling<NhwcTiling>(args).nhwc == 1) {
+    const auto& t = GetTiling<NhwcTiling>(args);
+    RunDnnlConv(t.plan, args->blockIdx, static_cast<const float*>(args->addrs[0]),
+                static_cast<const float*>(args->addrs[1]), static_cast<const float*>(args->addrs[2]),
+                t.has_z ? static_cast<const float*>(args->addrs[3]) : nullptr, static_cast<float*>(args->addrs[4]));
+    return;
+  }
+  Kernel(args);
 }
 
 }  // namespace ge::ops_conv
@@ -157,4 +353,63 @@ class Conv : public OpDef {
   }
 };
 OP_ADD(Conv);
+
+// Conv + bias + residual Z + activation: Y = activation(conv(X, W) + B + Z). Made by the fusion
+// passes, never by a frontend. layout "NHWC" (set by the layout pass): X, Z and Y are NHWC and W
+// holds weights packed for the oneDNN primitive (packed_weights = 1; out_channels and
+// kernel_shape then give the logical weight shape).
+class FusedConv : public OpDef {
+ public:
+  explicit FusedConv(const char* name) : OpDef(name) {
+    this->Input("X").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+    this->Input("W").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+    this->Input("B").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
+    this->Input("Z").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
+    this->Output("Y").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+    this->Attr("auto_pad").AttrType(OPTIONAL).String("NOTSET");
+    this->Attr("dilations").AttrType(OPTIONAL).ListInt();
+    this->Attr("group").AttrType(OPTIONAL).Int(1);
+    this->Attr("kernel_shape").AttrType(OPTIONAL).ListInt();
+    this->Attr("pads").AttrType(OPTIONAL).ListInt();
+    this->Attr("strides").AttrType(OPTIONAL).ListInt();
+    this->Attr("activation").AttrType(OPTIONAL).String("");
+    this->Attr("activation_params").AttrType(OPTIONAL).ListFloat();
+    this->Attr("layout").AttrType(OPTIONAL).String("NCHW");
+    this->Attr("out_channels").AttrType(OPTIONAL).Int(0);
+    this->Attr("packed_weights").AttrType(OPTIONAL).Int(0);
+    this->SetInferShape(FusedInferShape);
+    this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
+    this->AICore().SetTiling(FusedTiling).SetKernel(FusedKernel).AddConfig("ascend910b");
+  }
+};
+OP_ADD(FusedConv);
+
+#ifdef GE_HAVE_DNNL
+// Registered only where the NHWC path exists: the layout pass converts convolutions only then.
+class ConvWeightPack : public OpDef {
+ public:
+  explicit ConvWeightPack(const char* name) : OpDef(name) {
+    this->Input("W").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+    this->Output("packed").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+    this->Attr("auto_pad").AttrType(OPTIONAL).String("NOTSET");
+    this->Attr("dilations").AttrType(OPTIONAL).ListInt();
+    this->Attr("group").AttrType(OPTIONAL).Int(1);
+    this->Attr("kernel_shape").AttrType(OPTIONAL).ListInt();
+    this->Attr("pads").AttrType(OPTIONAL).ListInt();
+    this->Attr("strides").AttrType(OPTIONAL).ListInt();
+    this->Attr("activation").AttrType(OPTIONAL).String("");
+    this->Attr("activation_params").AttrType(OPTIONAL).ListFloat();
+    this->Attr("layout").AttrType(OPTIONAL).String("NHWC");
+    this->Attr("out_channels").AttrType(OPTIONAL).Int(0);
+    this->Attr("packed_weights").AttrType(OPTIONAL).Int(0);
+    this->Attr("x_shape").AttrType(REQUIRED).ListInt();
+    this->Attr("has_bias").AttrType(OPTIONAL).Int(0);
+    this->Attr("has_z").AttrType(OPTIONAL).Int(0);
+    this->SetInferShape(PackInferShape);
+    this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
+    this->AICore().SetTiling(PackTilingFunc).SetKernel(PackKernel).AddConfig("ascend910b");
+  }
+};
+OP_ADD(ConvWeightPack);
+#endif
 }  // namespace ops

@@ -1,0 +1,251 @@
+#include "compiler/passes/layout_nhwc.h"
+
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "base/log.h"
+#include "register/op_impl_registry.h"
+
+namespace ge {
+namespace {
+
+const std::unordered_set<std::string>& Elementwise() {
+  static const std::unordered_set<std::string> kOps = {
+      "Relu", "LeakyRelu", "Clip", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh",     "Identity", "Elu",
+      "Selu", "Neg",       "Abs",  "Exp",     "Erf",         "Sqrt",      "Softplus", "Mish",     "Add",
+      "Sub",  "Mul",       "Div",  "Max",     "Min",         "Sum",       "Pow",      "PRelu"};
+  return kOps;
+}
+
+bool Is4dFloat(const Value& v) {
+  return v.desc.dtype == DT_FLOAT && v.desc.shape.GetDimNum() == 4 && v.desc.shape.IsStatic() &&
+         !v.desc.shape.IsUnknownRank();
+}
+
+Shape ToNhwcShape(const Shape& s) { return Shape({s.GetDim(0), s.GetDim(2), s.GetDim(3), s.GetDim(1)}); }
+
+// A constant of rank <= 4, broadcast-expanded to 4-D and permuted NCHW -> NHWC.
+HostTensor PermuteConstant(const HostTensor& t) {
+  std::vector<int64_t> d(4 - t.shape().GetDimNum(), 1);
+  for (int64_t x : t.shape().GetDims()) d.push_back(x);
+  HostTensor out(t.dtype(), Shape({d[0], d[2], d[3], d[1]}));
+  size_t es = GetSizeByDataType(t.dtype());
+  const auto* src = static_cast<const uint8_t*>(t.data());
+  auto* dst = static_cast<uint8_t*>(out.mutable_data());
+  for (int64_t n = 0; n < d[0]; ++n)
+    for (int64_t h = 0; h < d[2]; ++h)
+      for (int64_t w = 0; w < d[3]; ++w)
+        for (int64_t c = 0; c < d[1]; ++c) {
+          int64_t si = ((n * d[1] + c) * d[2] + h) * d[3] + w, di = ((n * d[2] + h) * d[3] + w) * d[1] + c;
+          std::memcpy(dst + di * es, src + si * es, es);
+        }
+  return out;
+}
+
+class LayoutPass {
+ public:
+  LayoutPass(Graph* g, LayoutNhwcStats* stats) : g_(g), stats_(stats) {}
+
+  Status Run() {
+    std::vector<NodeId> order;
+    GE_RETURN_IF_ERROR(g_->TopologicalOrder(&order));
+    for (NodeId n : order) {
+      if (ConvEligible(n)) {
+        ConvertConv(n);
+      } else if (FollowerEligible(n)) {
+        ConvertFollower(n);
+      } else {
+        std::vector<ValueId> ins = g_->node(n).inputs;
+        for (ValueId v : ins) NeedNchw(v);
+      }
+    }
+    for (ValueId v : std::vector<ValueId>(g_->outputs())) NeedNchw(v);
+    return Status::Ok();
+  }
+
+ private:
+  bool ConvEligible(NodeId n) const {
+    const Node& node = g_->node(n);
+    if (node.type != "Conv" && node.type != "FusedConv") return false;
+    if (node.type == "FusedConv") {
+      const auto* layout = node.GetAttr<std::string>("layout");
+      if (layout && *layout != "NCHW") return false;
+    }
+    if (node.inputs.size() < 2 || node.outputs.size() != 1 || node.inputs[0] == kNoValue) return false;
+    const Value& x = g_->value(node.inputs[0]);
+    const Value& w = g_->value(node.inputs[1]);
+    if (!Is4dFloat(x) || !w.constant || w.constant->dtype() != DT_FLOAT || w.constant->shape().GetDimNum() != 4)
+      return false;
+    if (!Is4dFloat(g_->value(node.outputs[0]))) return false;
+    if (node.inputs.size() > 3 && node.inputs[3] != kNoValue && !Is4dFloat(g_->value(node.inputs[3]))) return false;
+    return true;
+  }
+
+  // An elementwise op or channel Concat or GlobalAveragePool reading at least one NHWC value,
+  // whose other non-constant inputs are 4-D.
+  bool FollowerEligible(NodeId n) const {
+    const Node& node = g_->node(n);
+    bool elementwise = Elementwise().count(node.type) > 0;
+    bool concat = node.type == "Concat", gap = node.type == "GlobalAveragePool";
+    bool pool = node.type == "MaxPool" || node.type == "AveragePool";
+    if (!elementwise && !concat && !gap && !pool) return false;
+    size_t outs = node.outputs.size();
+    if (pool && outs == 2 && node.outputs[1] == kNoValue) outs = 1;  // MaxPool without Indices
+    if (outs != 1 || !Is4dFloat(g_->value(node.outputs[0]))) return false;
+    if (pool) {
+      const auto* k = node.GetAttr<std::vector<int64_t>>("kernel_shape");
+      if (!k || k->size() != 2 || !moved_.count(node.inputs[0])) return false;
+    }
+    if (concat) {
+      const int64_t* axis = node.GetAttr<int64_t>("axis");
+      if (!axis || (*axis != 1 && *axis != -3)) return false;
+    }
+    bool any_nhwc = false;
+    for (ValueId v : node.inputs) {
+      if (v == kNoValue) continue;
+      const Value& val = g_->value(v);
+      if (val.constant) {
+        if (concat || val.constant->shape().GetDimNum() > 4 || val.constant->dtype() == DT_STRING) return false;
+        continue;
+      }
+      if (val.desc.shape.GetDimNum() != 4 || !val.desc.shape.IsStatic()) return false;
+      any_nhwc |= nhwc_.count(v) > 0 && moved_.count(v) > 0;
+    }
+    return any_nhwc;
+  }
+
+  void ConvertConv(NodeId n) {
+    Node node = g_->node(n);                                // a copy: AddNode below reallocates the node list
+    const Shape xs = g_->value(node.inputs[0]).desc.shape;  // copies: AddValue reallocates
+    const Shape ws = g_->value(node.inputs[1]).desc.shape;
+    ValueId b = node.inputs.size() > 2 ? node.inputs[2] : kNoValue;
+    ValueId z = node.inputs.size() > 3 ? node.inputs[3] : kNoValue;
+    AttrMap attrs = node.attrs;
+    attrs["kernel_shape"] = std::vector<int64_t>{ws.GetDim(2), ws.GetDim(3)};
+    attrs["layout"] = std::string("NHWC");
+    AttrMap pack_attrs = attrs;
+    Shape xn = ToNhwcShape(xs);
+    pack_attrs["x_shape"] = xn.GetDims();
+    pack_attrs["has_bias"] = int64_t{b != kNoValue};
+    pack_attrs["has_z"] = int64_t{z != kNoValue};
+    ValueId packed = g_->AddValue(node.name + "/packed_weights", TensorDesc{DT_FLOAT, FORMAT_ND, Shape::UnknownRank()});
+    g_->AddNode(node.name + "/pack", "ConvWeightPack", {node.inputs[1]}, {packed}, std::move(pack_attrs));
+    attrs["out_channels"] = ws.GetDim(0);
+    attrs["packed_weights"] = int64_t{1};
+    ValueId x = ToNhwc(node.inputs[0]);
+    ValueId zn = z == kNoValue ? kNoValue : ToNhwc(z);
+    ValueId y = node.outputs[0];
+    ValueId yn = AddNhwcTwin(y);
+    Node& out = g_->node(n);
+    out.type = "FusedConv";
+    out.inputs = {x, packed, b, zn};
+    out.outputs = {yn};
+    out.attrs = std::move(attrs);
+    g_->value(yn).producer = n;
+    g_->value(yn).producer_output = 0;
+    ++stats_->convs;
+    GELOGD("{}: Conv runs in NHWC with packed weights", node.name);
+  }
+
+  void ConvertFollower(NodeId n) {
+    Node node = g_->node(n);
+    std::vector<ValueId> ins;
+    for (ValueId v : node.inputs) {
+      if (v == kNoValue) {
+        ins.push_back(v);
+        continue;
+      }
+      const Value& val = g_->value(v);
+      if (val.constant && val.constant->NumElements() <= 1) {
+        ins.push_back(v);  // a scalar broadcasts the same in any layout
+        continue;
+      }
+      ins.push_back(ToNhwc(v));
+    }
+    ValueId y = node.outputs[0];
+    ValueId yn = AddNhwcTwin(y);
+    Node& out = g_->node(n);
+    out.inputs = std::move(ins);
+    out.outputs = {yn};
+    if (node.type == "Concat") out.attrs["axis"] = int64_t{3};
+    if (node.type == "MaxPool" || node.type == "AveragePool") {
+      AttrMap a;
+      for (const char* k :
+           {"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "strides", "count_include_pad"})
+        if (node.attrs.count(k)) a[k] = node.attrs.at(k);
+      a["mode"] = std::string(node.type == "MaxPool" ? "max" : "avg");
+      out.type = "PoolNhwc";
+      out.attrs = std::move(a);
+    }
+    if (node.type == "GlobalAveragePool") {
+      out.type = "ReduceMean";
+      out.attrs = {{"axes", std::vector<int64_t>{1, 2}}, {"keepdims", int64_t{1}}};
+    }
+    g_->value(yn).producer = n;
+    g_->value(yn).producer_output = 0;
+    ++stats_->followers;
+  }
+
+  // A new value for y's NHWC form; y itself keeps its NCHW desc and is produced again (by a
+  // Transpose) only if something reads it.
+  ValueId AddNhwcTwin(ValueId y) {
+    TensorDesc d = g_->value(y).desc;
+    d.shape = ToNhwcShape(d.shape);
+    ValueId yn = g_->AddValue(g_->value(y).name + "/nhwc", d);
+    g_->value(y).producer = -1;
+    nhwc_[y] = yn;
+    moved_.insert(y);
+    return yn;
+  }
+
+  // The NHWC form of v (4-D): its twin, a permuted constant, or a new Transpose.
+  ValueId ToNhwc(ValueId v) {
+    auto it = nhwc_.find(v);
+    if (it != nhwc_.end()) return it->second;
+    const Value& val = g_->value(v);
+    ValueId t;
+    if (val.constant) {
+      t = g_->AddConstant(val.name + "/nhwc", PermuteConstant(*val.constant));
+    } else {
+      TensorDesc d = val.desc;
+      d.shape = ToNhwcShape(d.shape);
+      std::string name = val.name + "/to_nhwc";  // val dangles after AddValue
+      t = g_->AddValue(name, d);
+      g_->AddNode(name, "Transpose", {v}, {t}, {{"perm", std::vector<int64_t>{0, 2, 3, 1}}});
+      ++stats_->transposes;
+    }
+    nhwc_[v] = t;
+    return t;
+  }
+
+  // Makes v (whose producer moved to NHWC) exist in NCHW again.
+  void NeedNchw(ValueId v) {
+    if (v == kNoValue || !moved_.count(v) || nchw_again_.count(v)) return;
+    nchw_again_.insert(v);
+    g_->AddNode(g_->value(v).name + "/to_nchw", "Transpose", {nhwc_[v]}, {v},
+                {{"perm", std::vector<int64_t>{0, 3, 1, 2}}});
+    ++stats_->transposes;
+  }
+
+  Graph* g_;
+  LayoutNhwcStats* stats_;
+  std::unordered_map<ValueId, ValueId> nhwc_;  // value -> its NHWC form
+  std::unordered_set<ValueId> moved_;          // values whose producer now writes the NHWC form
+  std::unordered_set<ValueId> nchw_again_;     // moved values given a Transpose back
+};
+
+}  // namespace
+
+Status RunLayoutNhwc(Graph* graph, LayoutNhwcStats* stats) {
+  LayoutNhwcStats local;
+  if (stats == nullptr) stats = &local;
+  auto registry = gert::DefaultOpImplSpaceRegistryV2::GetInstance().GetSpaceRegistry();
+  if (registry->GetOpImpl("ConvWeightPack") == nullptr) return Status::Ok();
+  GE_RETURN_IF_ERROR(LayoutPass(graph, stats).Run());
+  GELOGI("layout: {} convolution(s) and {} other node(s) in NHWC, {} transpose(s) inserted", stats->convs,
+         stats->followers, stats->transposes);
+  return Status::Ok();
+}
+
+}  // namespace ge

@@ -1,0 +1,29 @@
+// LayoutNhwc pass: runs 2-D float convolutions in NHWC with weights packed at compile time.
+//
+// Every Conv / FusedConv (NCHW) with a static 4-D float input and constant weights becomes an
+// NHWC FusedConv whose weights come from a ConvWeightPack node (folded to a constant by the next
+// static inference). Layout-agnostic consumers (elementwise ops, Concat on channels,
+// GlobalAveragePool as a mean over H and W, 2-D MaxPool/AveragePool as PoolNhwc) follow their producers into NHWC, with
+// constant operands permuted; a Transpose back to NCHW is inserted only where a consumer or a graph output needs the
+// NCHW value, and a Transpose to NHWC only where an NCHW value feeds an NHWC node. Runs only where the NHWC kernels
+// exist (ConvWeightPack is registered).
+#ifndef GE_SRC_COMPILER_PASSES_LAYOUT_NHWC_H_
+#define GE_SRC_COMPILER_PASSES_LAYOUT_NHWC_H_
+
+#include "base/status.h"
+#include "graph/graph.h"
+
+namespace ge {
+
+struct LayoutNhwcStats {
+  int convs = 0;       // convolutions moved to NHWC
+  int followers = 0;   // other nodes that run on NHWC values
+  int transposes = 0;  // layout conversions inserted
+};
+
+// Needs the value shapes of static inference; run static inference again afterwards.
+Status RunLayoutNhwc(Graph* graph, LayoutNhwcStats* stats = nullptr);
+
+}  // namespace ge
+
+#endif  // GE_SRC_COMPILER_PASSES_LAYOUT_NHWC_H_

@@ -1,0 +1,53 @@
+// 2-D float convolution in NHWC through oneDNN's primitives (brgconv, depthwise brdgmm: 3-30x
+// the im2col path on AVX-512), with the epilogue fused: bias, residual sum, activation.
+// A plan splits the output rows into blocks, one single-threaded primitive per block, so the
+// device's cores are the parallelism and oneDNN's OpenMP never spins beside them. Plans are made
+// once per parameter set (at tiling time: compile time for sink segments) and cached for the
+// process, so a repeated shape costs a hash lookup. Weights are packed once, at compile time,
+// into the layout the plan's primitives read (PackConvWeights).
+#ifndef GE_SRC_OPS_DNNL_CONV_H_
+#define GE_SRC_OPS_DNNL_CONV_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace ge::ops_util {
+
+// Fused activations (FusedConv's `activation` attribute).
+enum class ConvAct : int32_t { kNone, kRelu, kLeakyRelu, kClip, kSigmoid, kHardSigmoid, kHardSwish, kTanh, kSwish };
+
+// Parses an activation name ("" = none); false for an unknown name.
+bool ParseConvAct(const std::string& name, ConvAct* act);
+// The activation applied to one value (the reference the fused epilogues must match).
+float ApplyConvAct(ConvAct act, float a0, float a1, float v);
+
+struct DnnlConvParams {
+  int64_t n, c, h, w;  // input, NHWC
+  int64_t m, group;    // output channels, groups
+  int64_t kh, kw, sh, sw, dh, dw;
+  int64_t pt, pl, pb, pr;   // pads
+  int64_t oh, ow;           // output spatial dims
+  int32_t act;              // ConvAct
+  float a0, a1;             // activation parameters
+  int32_t has_bias, has_z;  // bias input, residual input
+};
+
+struct DnnlConvPlan;
+
+// True when oneDNN is available and has a primitive for these parameters.
+bool DnnlConvSupported(const DnnlConvParams& p);
+// The cached plan for p with at most max_blocks row blocks (null if unsupported). Thread-safe.
+const DnnlConvPlan* GetDnnlConvPlan(const DnnlConvParams& p, uint32_t max_blocks);
+uint32_t DnnlConvPlanBlocks(const DnnlConvPlan* plan);
+// Runs block `block` of the plan. w is the packed weights; z may be null (no residual).
+void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, const float* x, const float* w, const float* bias,
+                 const float* z, float* y);
+// Floats in the packed weights of p (0 when unsupported); packs OIHW weights (group-major as in
+// ONNX: [M, C/group, kh, kw]) into that layout.
+size_t PackedConvWeightsSize(const DnnlConvParams& p);
+bool PackConvWeights(const DnnlConvParams& p, const float* oihw, float* packed);
+
+}  // namespace ge::ops_util
+
+#endif  // GE_SRC_OPS_DNNL_CONV_H_
