@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   run_cmd
       ->add_option("-O,--opt-level", run.opt_level, "graph optimizer level: -O0 none, -O1 basic, -O2 fusions (default)")
       ->check(CLI::Range(0, 2));
+  run_cmd->add_option("--dump-graph", run.dump_graph, "write the optimized graph as text (the textual IR) to FILE");
   run_cmd->add_flag("--report", run.report, "print the segments and the memory report (naive, lower bound, arena)");
   ge::tool::BenchArgs bench;
   auto* bench_cmd =

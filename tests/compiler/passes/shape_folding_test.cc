@@ -101,6 +101,34 @@ output tail, all, n
 )");
 }
 
+TEST(ShapeFoldingTest, GatherOfAPartlyKnownShapeFoldsWhenItPicksKnownDims) {
+  // x.size(1), x.size(-1) and x.shape[1:3] of a dynamic-batch x fold; x.size(0) must not.
+  EXPECT_EQ(test::Infer(R"(graph g
+input x: float32[-1, 3, 4]
+const one: int64[] = [1]
+const last: int64[] = [-1]
+const pair: int64[2] = [1, 2]
+const zero: int64[] = [0]
+node s: sx = Shape(x)
+node g1: d1 = Gather(sx, one) {axis=0}
+node g2: d2 = Gather(sx, last)
+node g3: d12 = Gather(sx, pair) {axis=0}
+node g4: d0 = Gather(sx, zero) {axis=0}
+output d1, d2, d12, d0
+)",
+                        WithShapeFolding(true)),
+            R"(graph g
+input x: float32[-1, 3, 4]
+const zero: int64[] = [0]
+const d1: int64[] = [3]
+const d2: int64[] = [4]
+const d12: int64[2] = [3, 4]
+node s: sx: int64[3] = Shape(x)
+node g4: d0: int64[] = Gather(sx, zero) {axis=0}
+output d1, d2, d12, d0
+)");
+}
+
 TEST(ShapeFoldingTest, UnknownRankDoesNotFold) {
   auto g = test::Parse("graph g\ninput x: float32[?]\nnode a: s = Shape(x)\noutput s\n");
   EXPECT_FALSE(FoldShapeOf(*g, g->node(0)).has_value());
