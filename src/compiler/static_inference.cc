@@ -132,6 +132,7 @@ Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* fo
     for (size_t o = 0; o < node.outputs.size(); ++o)
       if (node.outputs[o] != kNoValue) g->value(node.outputs[o]).constant = std::move(outs[o]);
     *folded = true;
+    GELOGD("constant folding: {} -> constant", NodeLabel(node));
   }
   return Status::Ok();
 }

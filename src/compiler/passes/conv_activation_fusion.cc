@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "compiler/node_binding.h"
@@ -127,6 +128,15 @@ Status ConvActivationFusion::Run(Graph* g, bool* changed) {
     } else {
       fused.insert(fused.end(), act.nodes.begin(), act.nodes.end());
       cur = act.output;
+      // Relu then Clip(lo, hi) (how PyTorch exports relu6) is Clip(max(lo, 0), hi).
+      Activation clip;
+      if (act.name == "Relu" && MatchActivation(*g, cur, readers, is_output, &clip) && clip.name == "Clip" &&
+          std::max(clip.params[0], 0.0f) <= clip.params[1]) {
+        act.name = "Clip";
+        act.params = {std::max(clip.params[0], 0.0f), clip.params[1]};
+        fused.insert(fused.end(), clip.nodes.begin(), clip.nodes.end());
+        cur = clip.output;
+      }
     }
     bool all_free = true;
     for (NodeId f : fused) all_free &= keep[f];

@@ -6,7 +6,8 @@
 // reader is one of: Relu, LeakyRelu [alpha], Clip [min, max] (constant min/max inputs, or the
 // opset-6 attributes; absent = unbounded), Sigmoid, HardSigmoid [alpha, beta], HardSwish, Tanh,
 // or the SiLU/Swish pair x * Sigmoid(x) (a Sigmoid(v) and a Mul(v, sigmoid) that are v's only
-// two readers, the Sigmoid's only reader the Mul) -> "Swish". Never fuses across a value that
+// two readers, the Sigmoid's only reader the Mul) -> "Swish"; a Relu followed by a Clip (relu6
+// as PyTorch exports it) is one Clip [max(min, 0), max]. Never fuses across a value that
 // is a graph output or has another reader; float32 Convs only. The FusedConv keeps the Conv's
 // name and attributes and writes the last fused node's output; `layout` is left unset.
 #ifndef GE_SRC_COMPILER_PASSES_CONV_ACTIVATION_FUSION_H_

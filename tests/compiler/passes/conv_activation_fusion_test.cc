@@ -73,6 +73,27 @@ output y1, y2
 )");
 }
 
+TEST(ConvActivationFusionTest, ReluThenClipIsOneClip) {
+  // clip(relu(v), -1, 6) = clip(v, 0, 6); a Relu whose output is a graph output keeps its Clip.
+  EXPECT_EQ(Fuse(R"(const lo: float32[] = [-1]
+const hi: float32[] = [6]
+node c1: a1 = Conv(x, w)
+node relu1: r1 = Relu(a1)
+node clip1: y1 = Clip(r1, lo, hi)
+node c2: a2 = Conv(x, w)
+node relu2: r2 = Relu(a2)
+node clip2: y2 = Clip(r2, lo, hi)
+output y1, r2, y2
+)"),
+            std::string(kHead) + R"(const lo: float32[] = [-1]
+const hi: float32[] = [6]
+node c1: y1 = FusedConv(x, w, _, _) {activation="Clip", activation_params=[0.0, 6.0]}
+node c2: r2 = FusedConv(x, w, _, _) {activation="Relu", activation_params=f[]}
+node clip2: y2 = Clip(r2, lo, hi)
+output y1, r2, y2
+)");
+}
+
 TEST(ConvActivationFusionTest, StopsAtAValueWithAnotherReaderOrAGraphOutput) {
   // The Add's output is also read by Neg: the residual fuses, the Relu does not.
   EXPECT_EQ(Fuse(R"(node conv: c: float32[1, 2, 4, 4] = Conv(x, w)
