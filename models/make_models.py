@@ -7,6 +7,8 @@ conv_bn_res: what the graph optimizer rewrites (exported with BatchNormalization
            kept): Conv+BN+Relu, Conv+BN+residual Add+Relu, Conv+BN+SiLU, depthwise Conv+BN+Relu6
            (Clip), a Shape->Gather->Unsqueeze->Concat->Reshape flatten, a cancelling Transpose
            pair, Dropout and MatMul+Add, on 2x3x16x16.
+layer_norm_mlp: Linear-LayerNorm-Relu-Linear on 4x16, exported at opset 16, where LayerNorm
+           is decomposed (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul, Add).
 Each model is written as models/<name>.onnx with <name>_input.npy and <name>_output.npy
 (PyTorch's output for that input). Run with Debian's python3 (torch 1.13).
 """
@@ -68,7 +70,18 @@ class ConvBnRes(nn.Module):
         return self.drop(y) @ self.w + self.b
 
 
-def export(name, model, x, keep_training_ops=False):
+class LayerNormMlp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.ln, self.fc2 = nn.Linear(16, 32), nn.LayerNorm(32), nn.Linear(32, 8)
+        self.ln.weight.data.uniform_(0.5, 1.5)
+        self.ln.bias.data.uniform_(-0.5, 0.5)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.ln(self.fc1(x))))
+
+
+def export(name, model, x, keep_training_ops=False, opset=17):
     torch.manual_seed(0)
     model.eval()
     with torch.no_grad():
@@ -77,7 +90,7 @@ def export(name, model, x, keep_training_ops=False):
     # keep_training_ops: PRESERVE keeps BatchNormalization (inference mode) instead of fusing it
     # into the Conv, and without constant folding the Shape chains and Transposes stay.
     training = torch.onnx.TrainingMode.PRESERVE if keep_training_ops else torch.onnx.TrainingMode.EVAL
-    torch.onnx.export(model, x, path, input_names=["input"], output_names=["output"], opset_version=17,
+    torch.onnx.export(model, x, path, input_names=["input"], output_names=["output"], opset_version=opset,
                       training=training, do_constant_folding=not keep_training_ops)
     np.save(os.path.join(HERE, name + "_input.npy"), x.numpy())
     np.save(os.path.join(HERE, name + "_output.npy"), y.numpy())
@@ -85,16 +98,19 @@ def export(name, model, x, keep_training_ops=False):
 
 
 def main(only=None):
-    if only == "conv_bn_res":
-        torch.manual_seed(2)
-        export("conv_bn_res", ConvBnRes(), torch.randn(2, 3, 16, 16), keep_training_ops=True)
-        return
-    torch.manual_seed(0)
-    export("small_cnn", SmallCnn(), torch.randn(1, 3, 32, 32))
-    torch.manual_seed(1)
-    export("mlp", Mlp(), torch.randn(4, 64))
-    torch.manual_seed(2)
-    export("conv_bn_res", ConvBnRes(), torch.randn(2, 3, 16, 16), keep_training_ops=True)
+    """Exports every model, or only the one named."""
+    models = [  # name, seed, (module, input), export options
+        ("small_cnn", 0, lambda: (SmallCnn(), torch.randn(1, 3, 32, 32)), {}),
+        ("mlp", 1, lambda: (Mlp(), torch.randn(4, 64)), {}),
+        ("conv_bn_res", 2, lambda: (ConvBnRes(), torch.randn(2, 3, 16, 16)), {"keep_training_ops": True}),
+        ("layer_norm_mlp", 3, lambda: (LayerNormMlp(), torch.randn(4, 16)), {"opset": 16}),
+    ]
+    for name, seed, make, options in models:
+        if only is not None and name != only:
+            continue
+        torch.manual_seed(seed)
+        model, x = make()
+        export(name, model, x, **options)
 
 
 if __name__ == "__main__":

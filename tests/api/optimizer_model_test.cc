@@ -1,6 +1,7 @@
 // The graph optimizer end to end: the bundled PyTorch-exported models at -O0, -O1 and -O2, in
 // auto and host mode, against PyTorch's own outputs; and what -O2 leaves of conv_bn_res (made by
-// models/make_models.py with its BatchNormalizations kept).
+// models/make_models.py with its BatchNormalizations kept) and of layer_norm_mlp (opset 16, its
+// LayerNorm decomposed).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -56,7 +57,7 @@ TEST_P(OptimizedModel, MatchesPyTorchReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Levels, OptimizedModel,
-                         ::testing::Combine(::testing::Values("small_cnn", "mlp", "conv_bn_res"),
+                         ::testing::Combine(::testing::Values("small_cnn", "mlp", "conv_bn_res", "layer_norm_mlp"),
                                             ::testing::Values(0, 1, 2), ::testing::Values("auto", "host")));
 
 TEST(OptimizerModelTest, O2FoldsBatchNormAndFusesConvActivationsAndGemm) {
@@ -87,6 +88,15 @@ TEST(OptimizerModelTest, O2FoldsBatchNormAndFusesConvActivationsAndGemm) {
   EXPECT_NE(o2->optimizer_report().find("-O2: "), std::string::npos);
   EXPECT_NE(o2->optimizer_report().find("conv-bn-folding"), std::string::npos);
   EXPECT_EQ(o2->mode(), "sink");
+}
+
+TEST(OptimizerModelTest, O2RecognizesTheDecomposedLayerNorm) {
+  auto o0 = Load("layer_norm_mlp", 0), o2 = Load("layer_norm_mlp", 2);
+  ASSERT_TRUE(o0 && o2);
+  auto before = OpCounts(o0->graph()), after = OpCounts(o2->graph());
+  EXPECT_EQ(before["LayerNormalization"], 0);
+  EXPECT_EQ(before["ReduceMean"], 2);
+  EXPECT_EQ(after, (std::map<std::string, int>{{"Gemm", 2}, {"LayerNormalization", 1}, {"Relu", 1}}));
 }
 
 TEST(OptimizerModelTest, RejectsAnUnknownLevel) {

@@ -9,6 +9,7 @@
 #include "compiler/passes/conv_bn_folding.h"
 #include "compiler/passes/dead_code_elimination.h"
 #include "compiler/passes/identity_elimination.h"
+#include "compiler/passes/layer_norm_fusion.h"
 #include "compiler/passes/matmul_add_to_gemm.h"
 #include "compiler/passes/transpose_cancellation.h"
 #include "register/op_impl_registry.h"
@@ -46,6 +47,7 @@ Status PassManager::Create(int opt_level, std::unique_ptr<PassManager>* out) {
     p.push_back(std::make_unique<ConvBnFolding>());
     p.push_back(std::make_unique<TransposeCancellation>());
     p.push_back(std::make_unique<MatMulAddToGemm>());
+    p.push_back(std::make_unique<LayerNormFusion>());
     if (IsRegistered("FusedConv"))
       p.push_back(std::make_unique<ConvActivationFusion>());
     else

@@ -20,9 +20,10 @@ TEST(PassManagerTest, Levels) {
   EXPECT_TRUE(PassNames(0).empty());
   EXPECT_EQ(PassNames(1), (std::vector<std::string>{"identity-elimination", "common-subexpression-elimination",
                                                     "dead-code-elimination"}));
-  EXPECT_EQ(PassNames(2), (std::vector<std::string>{"identity-elimination", "common-subexpression-elimination",
-                                                    "conv-bn-folding", "transpose-cancellation", "matmul-add-to-gemm",
-                                                    "conv-activation-fusion", "dead-code-elimination"}));
+  EXPECT_EQ(PassNames(2),
+            (std::vector<std::string>{"identity-elimination", "common-subexpression-elimination", "conv-bn-folding",
+                                      "transpose-cancellation", "matmul-add-to-gemm", "layer-norm-fusion",
+                                      "conv-activation-fusion", "dead-code-elimination"}));
   std::unique_ptr<PassManager> pm;
   Status st = PassManager::Create(3, &pm);
   EXPECT_FALSE(st.ok());
@@ -105,8 +106,7 @@ output y
   EXPECT_EQ(stats.nodes_before, 10u);
   EXPECT_EQ(stats.nodes_after, 6u);
   EXPECT_EQ(stats.shapes_folded, 1);
-  EXPECT_EQ(stats.ToString(1),
-            "-O1: 10 -> 6 nodes (3 folded, 1 Shape/Size); identity-elimination");
+  EXPECT_EQ(stats.ToString(1), "-O1: 10 -> 6 nodes (3 folded, 1 Shape/Size); identity-elimination");
 }
 
 TEST(PassManagerTest, O2FoldsTheBatchNormFusesTheReluAndCancelsTheTransposes) {
