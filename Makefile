@@ -2,6 +2,7 @@
 # scripts/install-deps.sh), configure and build, then act.
 #   make run             build and run GE on the bundled models (sink and host modes)
 #   make test            build and run every test (ctest)
+#   make test-models     the whole real-model suite against PyTorch's outputs (slow)
 #   make test-sanitize   runtime stress tests under AddressSanitizer and ThreadSanitizer
 #   make bench           build the benchmarks (see bench/README.md)
 
@@ -10,7 +11,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 PY := /usr/bin/python3
 
-.PHONY: all deps configure build run test test-sanitize bench clean
+.PHONY: all deps configure build run test test-models test-sanitize bench clean
 
 all: build
 
@@ -30,6 +31,10 @@ run: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) --timeout 1500
+
+# Every model of the real-model suite (exports cached under $(BUILD)/models; ~1 GB, slow once).
+test-models: build
+	$(PY) tests/models/model_suite.py --ge $(BUILD)/bin/ge --cache $(BUILD)/models --models all
 
 test-sanitize: deps
 	@bash scripts/test-sanitize.sh

@@ -7,11 +7,11 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   protobuf-compiler libprotobuf-dev
   libonnx-dev libonnx-testdata
-  libdnnl-dev
+  libdnnl-dev libsleef-dev
   libspdlog-dev libfmt-dev
   libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3-numpy python3-onnx python3-torch
+  python3-numpy python3-onnx python3-torch python3-torchvision
 )
 
 missing=()

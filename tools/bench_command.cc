@@ -80,6 +80,10 @@ int BenchCommand(const BenchArgs& args) {
   }
   ModelOptions options;
   options.mode = args.mode;
+  if (Status shapes = ParseInputShapes(args.input_shapes, &options.input_shapes); !shapes.ok()) {
+    fmt::print(stderr, "error: {}\n", shapes.message());
+    return 1;
+  }
   options.max_streams = args.streams;
   options.opt_level = args.opt_level;
   auto t0 = Clock::now();

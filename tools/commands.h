@@ -2,6 +2,7 @@
 #ifndef GE_TOOLS_COMMANDS_H_
 #define GE_TOOLS_COMMANDS_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,8 @@ void PrintReport(const Model& model);
 
 // Inputs for a model: from --input files, else deterministic random data (seeded by input
 // index) with dynamic dims taken from --input-shape or 1. Errors name the input.
+// NAME=D0,D1,... arguments into ModelOptions::input_shapes (digits only; clear errors).
+Status ParseInputShapes(const std::vector<std::string>& args, std::map<std::string, std::vector<int64_t>>* out);
 Status PrepareInputs(const Graph& graph, const std::vector<std::string>& input_files,
                      const std::vector<std::string>& input_shapes, std::vector<HostTensor>* inputs);
 // Sum of elements as double, the checksum the tool prints.

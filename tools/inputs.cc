@@ -41,6 +41,27 @@ void FillRandom(HostTensor* t, uint32_t seed) {
 
 }  // namespace
 
+Status ParseInputShapes(const std::vector<std::string>& args, std::map<std::string, std::vector<int64_t>>* out) {
+  for (const auto& a : args) {
+    std::string k, v;
+    GE_RETURN_IF_ERROR(ParseKeyValue(a, "--input-shape", &k, &v));
+    std::vector<int64_t> dims;
+    size_t pos = 0;
+    while (true) {
+      size_t comma = v.find(',', pos);
+      std::string item = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      bool digits = !item.empty() && item.size() <= 18 && item.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits)
+        return InvalidArgument("--input-shape {}: '{}' is not a list of non-negative integers (item '{}')", k, v, item);
+      dims.push_back(std::stoll(item));
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+    (*out)[k] = dims;
+  }
+  return Status::Ok();
+}
+
 Status PrepareInputs(const Graph& graph, const std::vector<std::string>& input_files,
                      const std::vector<std::string>& input_shapes, std::vector<HostTensor>* inputs) {
   std::map<std::string, std::string> files, shapes;

@@ -18,6 +18,10 @@ int RunCommand(const RunArgs& args) {
   ModelOptions options;
   options.mode = args.mode;
   options.opt_level = args.opt_level;
+  if (Status shapes = ParseInputShapes(args.input_shapes, &options.input_shapes); !shapes.ok()) {
+    fmt::print(stderr, "error: {}\n", shapes.message());
+    return 1;
+  }
   auto t0 = Clock::now();
   std::unique_ptr<Model> model;
   Status st = Model::Load(args.model, options, &model);

@@ -44,6 +44,7 @@ Status Model::FromGraph(std::shared_ptr<Graph> graph, const ModelOptions& option
 Status Model::Compile() {
   if (options_.mode != "auto" && options_.mode != "host" && options_.mode != "sink")
     return InvalidArgument("unknown mode '{}' (expected auto, sink or host)", options_.mode);
+  GE_RETURN_IF_ERROR(SpecializeInputShapes());
   GE_RETURN_IF_ERROR(graph_->Verify());
   GE_RETURN_IF_ERROR(CheckSupported(*graph_));
   OptimizeStats opt_stats;
@@ -69,6 +70,32 @@ Status Model::Compile() {
   }
   GE_RETURN_IF_ERROR(CompiledModel::Create(graph_, placement, copt, &compiled_));
   mode_ = compiled_->mode();
+  return Status::Ok();
+}
+
+Status Model::SpecializeInputShapes() {
+  for (const auto& [name, dims] : options_.input_shapes) {
+    ValueId id = kNoValue;
+    std::string names;
+    for (ValueId v : graph_->inputs()) {
+      if (graph_->value(v).name == name) id = v;
+      names += (names.empty() ? "" : ", ") + graph_->value(v).name;
+    }
+    if (id == kNoValue)
+      return InvalidArgument("input shape given for '{}': the model has no such input (inputs: {})", name, names);
+    TensorDesc& d = graph_->value(id).desc;
+    Shape given(dims);
+    for (int64_t x : dims)
+      if (x < 0) return InvalidArgument("input shape for '{}': {} has a negative dim", name, given.ToString());
+    if (!d.shape.IsUnknownRank()) {
+      bool ok = d.shape.GetDimNum() == dims.size();
+      for (size_t i = 0; ok && i < dims.size(); ++i) ok = d.shape.GetDim(i) < 0 || d.shape.GetDim(i) == dims[i];
+      if (!ok)
+        return InvalidArgument("input shape for '{}': {} does not fit the declared {}", name, given.ToString(),
+                               d.shape.ToString());
+    }
+    d.shape = given;
+  }
   return Status::Ok();
 }
 

@@ -3,6 +3,7 @@
 #ifndef GE_SRC_API_MODEL_H_
 #define GE_SRC_API_MODEL_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,9 @@ struct ModelOptions {
   bool prefer_fallback = false;  // take each node's fallback (op-execute) path where it has one
   int max_streams = 0;           // sink segments: model streams bound (0 = default, 1 = one stream)
   int opt_level = 2;             // graph optimizer: 0 none, 1 basic, 2 (default) + fusions (pass_manager.h)
+  // Shape specialization: these inputs' dims are fixed at compile time (a model with symbolic
+  // batch or sequence dims becomes static and runs sunk); runs must then give exactly them.
+  std::map<std::string, std::vector<int64_t>> input_shapes;
 };
 
 class Model {
@@ -48,6 +52,7 @@ class Model {
  private:
   Model() = default;
   Status Compile();
+  Status SpecializeInputShapes();
   Status RunCopyingDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs);
   std::shared_ptr<Graph> graph_;
   ModelOptions options_;

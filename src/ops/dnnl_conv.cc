@@ -170,6 +170,9 @@ bool BuildBlocks(const DnnlConvParams& p, uint32_t nb, const memory::desc& w_md,
 }
 
 std::unique_ptr<DnnlConvPlan> BuildPlan(const DnnlConvParams& p, uint32_t max_blocks) {
+  // Primitives plan their thread count when they are created: create them single-threaded too,
+  // or each execution starts an OpenMP team whose threads spin beside the device's cores.
+  ThreadStream();
   dnnl::convolution_forward::primitive_desc whole;
   if (!MakePd(p, p.n, p.h, p.oh, p.pt, p.pb, &whole)) return nullptr;
   auto plan = std::make_unique<DnnlConvPlan>();

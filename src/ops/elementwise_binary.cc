@@ -69,6 +69,59 @@ inline T Apply(BinOp op, T x, T y) {
   return x;
 }
 
+// Broadcasting with a contiguous or broadcast innermost dim (e.g. [N, H, W, C] * [1, 1, 1, C]):
+// one vectorizable loop per innermost row, the odometer only between rows.
+template <typename T, BinOp kOp>
+void RunRows(const BinaryTiling& t, const T* a, const T* b, T* out, int64_t begin, int64_t end) {
+  const int last = t.rank - 1;
+  const int64_t inner = t.out_dims[last], sa = t.a_strides[last], sb = t.b_strides[last];
+  int64_t idx[kMaxRank] = {};
+  int64_t rem = begin;
+  for (int d = last; d >= 0; --d) {
+    idx[d] = rem % t.out_dims[d];
+    rem /= t.out_dims[d];
+  }
+  int64_t ao = 0, bo = 0;
+  for (int d = 0; d <= last; ++d) {
+    ao += idx[d] * t.a_strides[d];
+    bo += idx[d] * t.b_strides[d];
+  }
+  for (int64_t i = begin; i < end;) {
+    int64_t n = std::min(end - i, inner - idx[last]);
+    const T* ap = a + ao;
+    const T* bp = b + bo;
+    T* op = out + i;
+    if (sa == 1 && sb == 1) {
+      for (int64_t k = 0; k < n; ++k) op[k] = Apply(kOp, ap[k], bp[k]);
+    } else if (sa == 1) {
+      const T y = *bp;
+      for (int64_t k = 0; k < n; ++k) op[k] = Apply(kOp, ap[k], y);
+    } else if (sb == 1) {
+      const T x = *ap;
+      for (int64_t k = 0; k < n; ++k) op[k] = Apply(kOp, x, bp[k]);
+    } else {
+      const T v = Apply(kOp, *ap, *bp);
+      for (int64_t k = 0; k < n; ++k) op[k] = v;
+    }
+    i += n;
+    ao += sa * n;
+    bo += sb * n;
+    idx[last] += n;
+    if (idx[last] < inner) break;  // the range ended inside this row
+    ao -= sa * inner;
+    bo -= sb * inner;
+    idx[last] = 0;
+    for (int d = last - 1; d >= 0; --d) {  // odometer over the outer dims
+      ao += t.a_strides[d];
+      bo += t.b_strides[d];
+      if (++idx[d] < t.out_dims[d]) break;
+      ao -= t.a_strides[d] * t.out_dims[d];
+      bo -= t.b_strides[d] * t.out_dims[d];
+      idx[d] = 0;
+    }
+  }
+}
+
 template <typename T, BinOp kOp>
 void RunTyped(const BinaryTiling& t, const T* a, const T* b, T* out, int64_t begin, int64_t end) {
   if (t.mode == 0) {
@@ -79,6 +132,9 @@ void RunTyped(const BinaryTiling& t, const T* a, const T* b, T* out, int64_t beg
   } else if (t.mode == 2) {
     const T x = a[0];
     for (int64_t i = begin; i < end; ++i) out[i] = Apply(kOp, x, b[i]);
+  } else if (t.rank > 0 && t.out_dims[t.rank - 1] >= 8 && t.a_strides[t.rank - 1] <= 1 &&
+             t.b_strides[t.rank - 1] <= 1) {
+    RunRows<T, kOp>(t, a, b, out, begin, end);
   } else {
     int64_t idx[kMaxRank] = {};
     int64_t rem = begin;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "ops/op_util_ext.h"
+#include "ops/vec_math.h"
 
 namespace ge::ops_unary {
 using namespace ge::ops_util;
@@ -95,6 +96,15 @@ void RunInt(U op, const T* x, T* y, int64_t b, int64_t e) {
 template <typename T>
 void RunFloat(U op, const T* x, T* y, int64_t b, int64_t e) {
   using C = ComputeT<T>;
+  if constexpr (std::is_same_v<T, float>) {  // vectorized (ops/vec_math.h)
+    switch (op) {
+      case U::kExp: return VecExp(x + b, y + b, e - b);
+      case U::kSigmoid: return VecSigmoid(x + b, y + b, e - b);
+      case U::kTanh: return VecTanh(x + b, y + b, e - b);
+      case U::kErf: return VecErf(x + b, y + b, e - b);
+      default: break;
+    }
+  }
   switch (op) {
     case U::kAbs: Loop(x, y, b, e, [](C v) { return std::fabs(v); }); break;
     case U::kNeg: Loop(x, y, b, e, [](C v) { return -v; }); break;

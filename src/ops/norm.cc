@@ -113,8 +113,37 @@ void Store(void* p, int64_t i, double v) {
 }
 
 // LayerNorm: per outer row of `inner` elements. Args: X, Scale, B, Y, Mean, InvStdDev.
+// float rows with full-length scale (and bias): plain loops the compiler vectorizes.
+bool RunLayerFloat(const NormTiling& t, void* const* a, int64_t b, int64_t e) {
+  if (t.scale_numel != t.inner || (a[2] && t.bias_numel && t.bias_numel != t.inner)) return false;
+  const auto* scale = static_cast<const float*>(a[1]);
+  const auto* bias = a[2] && t.bias_numel ? static_cast<const float*>(a[2]) : nullptr;
+  const int64_t n = t.inner;
+  for (int64_t r = b; r < e; ++r) {
+    const float* x = static_cast<const float*>(a[0]) + r * n;
+    float* y = static_cast<float*>(a[3]) + r * n;
+    float sum = 0.f;
+    for (int64_t j = 0; j < n; ++j) sum += x[j];
+    const float mean = sum / static_cast<float>(n);
+    float sq = 0.f;
+    for (int64_t j = 0; j < n; ++j) sq += (x[j] - mean) * (x[j] - mean);
+    const float inv = 1.f / std::sqrt(sq / static_cast<float>(n) + t.eps);
+    if (bias) {
+      for (int64_t j = 0; j < n; ++j) y[j] = (x[j] - mean) * inv * scale[j] + bias[j];
+    } else {
+      for (int64_t j = 0; j < n; ++j) y[j] = (x[j] - mean) * inv * scale[j];
+    }
+    if (a[4]) static_cast<float*>(a[4])[r] = mean;
+    if (a[5]) static_cast<float*>(a[5])[r] = inv;
+  }
+  return true;
+}
+
 template <typename T>
 void RunLayer(const NormTiling& t, void* const* a, int64_t b, int64_t e) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (RunLayerFloat(t, a, b, e)) return;
+  }
   for (int64_t r = b; r < e; ++r) {
     double mean = 0, var = 0;
     for (int64_t j = 0; j < t.inner; ++j) mean += At<T>(a[0], r * t.inner + j);

@@ -1,5 +1,7 @@
 #include "ops/op_util_ext.h"
 
+#include <cstring>
+
 namespace ge::ops_util {
 
 float HalfToFloat(uint16_t h) {
@@ -130,11 +132,53 @@ bool BroadcastShapes(const std::vector<const gert::Shape*>& in, gert::Shape* out
 
 namespace ge::ops_util {
 
+namespace {
+// Copies out[begin, end) row by row over the innermost dim (a contiguous or fixed-stride loop
+// per row), with the odometer only between rows.
+template <typename T>
+void CopyRows(const StridedView& v, const T* x, T* y, int64_t begin, int64_t end) {
+  if (begin >= end) return;  // also every empty view (a dim of 0)
+  if (v.rank == 0) {
+    if (begin < end) y[0] = x[0];
+    return;
+  }
+  const int last = v.rank - 1;
+  const int64_t inner = v.dims[last], s = v.strides[last];
+  int64_t idx[kMaxRank] = {};
+  int64_t rem = begin, off = 0;
+  for (int d = last; d >= 0; --d) {
+    idx[d] = rem % v.dims[d];
+    rem /= v.dims[d];
+  }
+  for (int d = 0; d <= last; ++d) off += idx[d] * v.strides[d];
+  for (int64_t i = begin; i < end;) {
+    int64_t n = std::min(end - i, inner - idx[last]);
+    const T* src = x + off;
+    T* dst = y + i;
+    if (s == 1) {
+      std::memcpy(dst, src, n * sizeof(T));
+    } else {
+      for (int64_t k = 0; k < n; ++k) dst[k] = src[k * s];
+    }
+    i += n;
+    off += s * n;
+    idx[last] += n;
+    if (idx[last] < inner) break;
+    off -= s * inner;
+    idx[last] = 0;
+    for (int d = last - 1; d >= 0; --d) {
+      off += v.strides[d];
+      if (++idx[d] < v.dims[d]) break;
+      off -= v.strides[d] * v.dims[d];
+      idx[d] = 0;
+    }
+  }
+}
+}  // namespace
+
 void StridedCopy(const StridedView& v, const void* in, void* out, int64_t begin, int64_t end) {
   GE_DISPATCH_BYTES(v.elem_size, {
-    const scalar_t* x = static_cast<const scalar_t*>(in) + v.offset;
-    scalar_t* y = static_cast<scalar_t*>(out);
-    ForEachBroadcast<1>(v.rank, v.dims, &v.strides, begin, end, [&](int64_t i, const int64_t* o) { y[i] = x[o[0]]; });
+    CopyRows<scalar_t>(v, static_cast<const scalar_t*>(in) + v.offset, static_cast<scalar_t*>(out), begin, end);
   });
 }
 

@@ -1,7 +1,7 @@
-// PoolNhwc: 2-D max / average pooling on NHWC float tensors, made by the layout pass from
-// MaxPool (without Indices) and AveragePool so that the activations between convolutions stay
-// NHWC. The inner loops run over the contiguous channels (vectorized by the compiler). Tiling
-// splits the N x OH output rows over the cores.
+// PoolNhwc: 2-D max / average / global average pooling on NHWC float tensors, made by the
+// layout pass from MaxPool (without Indices), AveragePool and GlobalAveragePool so that the activations between
+// convolutions stay NHWC. The inner loops run over the contiguous channels (vectorized by the compiler). Tiling splits
+// the N x OH output rows over the cores.
 #include <algorithm>
 #include <limits>
 
@@ -23,6 +23,7 @@ struct PoolNhwcTiling {
 
 bool MakeWindow(const gert::Shape& x, const gert::RuntimeAttrs* a, Window3d* w) {
   auto k = AttrInts(a, kKernelShape);
+  if (AttrStr(a, kMode, "max") == "global_avg" && x.GetDimNum() == 4) k = {x.GetDim(1), x.GetDim(2)};
   if (x.GetDimNum() != 4 || k.size() != 2) return false;
   gert::Shape nchw({x.GetDim(0), x.GetDim(3), x.GetDim(1), x.GetDim(2)});
   return ComputeWindow(nchw, k.data(), k.size(), a, kWinIdx, w);
@@ -43,7 +44,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   t.n = x.GetDim(0);
   t.c = x.GetDim(3);
   std::string mode = AttrStr(ctx->GetAttrs(), kMode, "max");
-  if (mode != "max" && mode != "avg") return ge::GRAPH_FAILED;
+  if (mode != "max" && mode != "avg" && mode != "global_avg") return ge::GRAPH_FAILED;
   t.is_max = mode == "max";
   t.include_pad = static_cast<int32_t>(AttrInt(ctx->GetAttrs(), kCountIncludePad, 0));
   int64_t rows = t.n * t.w.out[1];
@@ -111,10 +112,10 @@ class PoolNhwc : public OpDef {
     this->Attr("auto_pad").AttrType(OPTIONAL).String("NOTSET");
     this->Attr("ceil_mode").AttrType(OPTIONAL).Int(0);
     this->Attr("dilations").AttrType(OPTIONAL).ListInt();
-    this->Attr("kernel_shape").AttrType(REQUIRED).ListInt();
+    this->Attr("kernel_shape").AttrType(OPTIONAL).ListInt();  // not for global_avg
     this->Attr("pads").AttrType(OPTIONAL).ListInt();
     this->Attr("strides").AttrType(OPTIONAL).ListInt();
-    this->Attr("mode").AttrType(OPTIONAL).String("max");
+    this->Attr("mode").AttrType(OPTIONAL).String("max");  // max | avg | global_avg
     this->Attr("count_include_pad").AttrType(OPTIONAL).Int(0);
     this->SetInferShape(InferShape);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);

@@ -179,8 +179,8 @@ class LayoutPass {
       out.attrs = std::move(a);
     }
     if (node.type == "GlobalAveragePool") {
-      out.type = "ReduceMean";
-      out.attrs = {{"axes", std::vector<int64_t>{1, 2}}, {"keepdims", int64_t{1}}};
+      out.type = "PoolNhwc";
+      out.attrs = {{"mode", std::string("global_avg")}};
     }
     g_->value(yn).producer = n;
     g_->value(yn).producer_output = 0;

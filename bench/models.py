@@ -1,0 +1,153 @@
+#!/usr/bin/python3
+"""Side-by-side latency of GE, ONNX Runtime and PyTorch eager on the real-model suite.
+
+For each model and thread count the engines run alternately (GE, ORT, PyTorch), each as its own
+process timing >= RUNS runs after warm-up; the table shows medians, GE/ORT and GE/PyTorch ratios,
+GE's GFLOP/s (FLOPs of Conv/Gemm/MatMul from ONNX shape inference) against oneDNN's sgemm peak
+measured in the same run, and each engine's peak resident memory (/usr/bin/time -v).
+
+Usage: /usr/bin/python3 bench/models.py [--ge build/bin/ge] [--models a,b] [--threads 1,2]
+                                        [--runs 20] [--out bench/results/DATE.md]
+Needs ../shared/bench (setup.sh, export_models.py: models under /tmp/harness/models).
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "bench"))
+MODELS = "/tmp/harness/models"
+DEFAULT = ("resnet18,resnet50,mobilenet_v2,mobilenet_v3_small,squeezenet1_0,shufflenet_v2_x1_0,"
+           "efficientnet_b0,densenet121,tinybert_dynseq")
+
+
+def run_timed(cmd, env=None):
+    """Runs cmd under /usr/bin/time -v; returns (stdout, peak RSS in MiB)."""
+    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr[-800:]}")
+    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
+    return p.stdout, (int(m.group(1)) / 1024 if m else float("nan"))
+
+
+def ge_ms(ge, model, threads, runs):
+    out, rss = run_timed([ge, "bench", f"{MODELS}/{model}/model.onnx", "--runs", str(runs), "--warmup", "5",
+                          "--threads", str(threads)])
+    m = re.search(r"per run \(us\): min ([\d.]+)\s+median ([\d.]+)", out)
+    return float(m.group(2)) / 1000, rss
+
+
+def ort_ms(model, threads, runs):
+    env = dict(os.environ, NODE_PATH="/tmp/harness/ort/node_modules")
+    out, rss = run_timed(["node", f"{SHARED}/bench_ort.js", f"{MODELS}/{model}", "--threads", str(threads),
+                          "--runs", str(runs), "--max-seconds", "60", "--json"], env)
+    return json.loads(out.strip().splitlines()[-1])["median_ms"], rss
+
+
+def torch_ms(model, threads, runs):
+    out, rss = run_timed(["/usr/bin/python3", f"{SHARED}/bench_torch.py", "--only", model, "--threads",
+                          str(threads), "--runs", str(runs), "--max-seconds", "60"])
+    for line in out.splitlines():
+        if line.startswith("{"):
+            r = json.loads(line)
+            if "median_ms" in r:
+                return r["median_ms"], rss
+    raise RuntimeError(f"no PyTorch result for {model}: {out[-400:]}")
+
+
+def flops(model):
+    import onnx
+    from onnx import shape_inference
+    m = shape_inference.infer_shapes(onnx.load(f"{MODELS}/{model}/model.onnx"))
+    shapes = {}
+    for vi in list(m.graph.value_info) + list(m.graph.input) + list(m.graph.output):
+        dims = [d.dim_value if d.HasField("dim_value") else 1 for d in vi.type.tensor_type.shape.dim]
+        shapes[vi.name] = dims
+    for init in m.graph.initializer:
+        shapes[init.name] = list(init.dims)
+    total = 0
+    for n in m.graph.node:
+        if n.op_type == "Conv" and n.output[0] in shapes and n.input[1] in shapes:
+            y, w = shapes[n.output[0]], shapes[n.input[1]]
+            k = 1
+            for d in w[1:]:
+                k *= d
+            total += 2 * k * y[0] * y[1] * (y[2] if len(y) > 2 else 1) * (y[3] if len(y) > 3 else 1)
+        elif n.op_type in ("Gemm", "MatMul") and n.input[0] in shapes and n.output[0] in shapes:
+            a, y = shapes[n.input[0]], shapes[n.output[0]]
+            kdim = a[-1] if not (n.op_type == "Gemm" and any(at.name == "transA" and at.i for at in n.attribute)) \
+                else a[0]
+            out = 1
+            for d in y:
+                out *= d
+            total += 2 * out * kdim
+    return total
+
+
+def sgemm_peak():
+    exe = "/tmp/harness/bin/gemm_bench"
+    if not os.path.exists(exe):
+        os.makedirs(os.path.dirname(exe), exist_ok=True)
+        subprocess.run(["g++", "-O3", "-march=native", "-fopenmp", f"{SHARED}/gemm_bench.cpp", "-o", exe,
+                        "-lopenblas", "-ldnnl"], check=True)
+    out = subprocess.run([exe, "dnnl", "1"], capture_output=True, text=True).stdout
+    m = re.search(r"median=([\d.]+) GFLOP/s", out)
+    return float(m.group(1)) if m else float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ge", default=os.path.join(HERE, "..", "build", "bin", "ge"))
+    ap.add_argument("--models", default=DEFAULT)
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--out", default=os.path.join(HERE, "results", f"{datetime.date.today()}.md"))
+    a = ap.parse_args()
+    models = [m for m in a.models.split(",") if os.path.exists(f"{MODELS}/{m}/model.onnx")]
+    threads = [int(t) for t in a.threads.split(",")]
+    peak = sgemm_peak()
+    print(f"oneDNN sgemm, 1 thread: {peak:.1f} GFLOP/s", flush=True)
+    rows = []
+    for i, model in enumerate(models):
+        f = flops(model)
+        for t in threads:
+            print(f"[{i + 1}/{len(models)}] {model} threads={t}", flush=True)
+            g, g_rss = ge_ms(a.ge, model, t, a.runs)
+            o, o_rss = ort_ms(model, t, a.runs)
+            try:
+                p, p_rss = torch_ms(model, t, a.runs)
+            except RuntimeError as e:
+                print(f"  PyTorch: {e}", file=sys.stderr)
+                p, p_rss = float("nan"), float("nan")
+            gf = f / (g * 1e6) if f else float("nan")
+            rows.append((model, t, g, o, p, g / o, g / p, gf, g_rss, o_rss, p_rss))
+            print(f"  GE {g:.2f} ms  ORT {o:.2f} ms  PyTorch {p:.2f} ms  GE/ORT {g / o:.2f}", flush=True)
+    lines = [f"# bench/models.py, {datetime.datetime.now():%Y-%m-%d %H:%M}", "",
+             f"Medians of {a.runs} runs after warm-up, engines alternating per model; oneDNN sgemm peak "
+             f"(1 thread, same run): {peak:.1f} GFLOP/s.", "",
+             "| model | threads | GE ms | ORT ms | PyTorch ms | GE/ORT | GE/PyTorch | GE GFLOP/s | % sgemm peak "
+             "| RSS GE / ORT / PT (MiB) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for (m, t, g, o, p, ro, rp, gf, gr, orr, pr) in rows:
+        pct = 100 * gf / (peak * t) if gf == gf else float("nan")
+        lines.append(f"| {m} | {t} | {g:.2f} | {o:.2f} | {p:.2f} | {ro:.2f} | {rp:.2f} | {gf:.1f} | {pct:.0f}% "
+                     f"| {gr:.0f} / {orr:.0f} / {pr:.0f} |")
+    for t in threads:
+        r = [x[5] for x in rows if x[1] == t]
+        if r:
+            lines.append(f"\nGeometric mean GE/ORT at {t} thread(s): {statistics.geometric_mean(r):.2f}")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    os.makedirs(os.path.dirname(a.out), exist_ok=True)
+    with open(a.out, "w") as fh:
+        fh.write(text)
+    print(f"written {a.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,17 @@
+// Vectorized float math over arrays (SLEEF, 1-ULP variants, AVX-512 or AVX2 as compiled for;
+// a scalar loop without SLEEF): what the elementwise, activation and fused kernels share.
+#ifndef GE_SRC_OPS_VEC_MATH_H_
+#define GE_SRC_OPS_VEC_MATH_H_
+
+#include <cstdint>
+
+namespace ge::ops_util {
+
+void VecExp(const float* x, float* y, int64_t n);
+void VecSigmoid(const float* x, float* y, int64_t n);  // 1 / (1 + exp(-x))
+void VecTanh(const float* x, float* y, int64_t n);
+void VecErf(const float* x, float* y, int64_t n);
+
+}  // namespace ge::ops_util
+
+#endif  // GE_SRC_OPS_VEC_MATH_H_

@@ -1,0 +1,172 @@
+#!/usr/bin/python3
+"""The real-model suite: torchvision CNNs and a transformer encoder, exported by PyTorch with
+PyTorch's own outputs as references, run through GE in every scheduling mode.
+
+Exports are cached under --cache (made once per machine: no downloads; weights are random but
+conditioned so that outputs are of order 0.1-10, not vanishing). Each model is checked with
+  max |GE - PyTorch| <= 1e-4 * max |PyTorch| + 1e-5
+in sink mode (static models), host mode, and, for the dynamic-axis variants, host-run and
+shape-specialized (--input-shape: one sink segment) at two sizes. Prints one line per check and exits non-zero on any mismatch or error.
+
+Usage: /usr/bin/python3 tests/models/model_suite.py --ge build/bin/ge --cache build/models
+                                                    [--models a,b,...] [--list]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+SEED = 0
+CNNS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_0", "shufflenet_v2_x1_0",
+        "efficientnet_b0", "densenet121", "vit_b_16"]
+SMALL = ["mobilenet_v3_small", "squeezenet1_0", "mobilenet_v3_small_dynbatch"]
+
+
+def all_models():
+    return CNNS + [m + "_dynbatch" for m in CNNS] + ["encoder", "encoder_dynseq"]
+
+
+def condition(model, in_shape):
+    """Random weights that give O(1) outputs: zero matrices get N(0, 0.02) (ViT's head), BatchNorm
+    gets a random affine part and running statistics recalibrated on random data."""
+    import torch
+    import torch.nn as nn
+    torch.manual_seed(SEED + 1)
+    for p in model.parameters():
+        if p.dim() >= 2 and torch.count_nonzero(p) == 0:
+            nn.init.normal_(p, 0.0, 0.02)
+    bns = [m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
+    if bns:
+        with torch.no_grad():
+            for m in bns:
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.normal_(0.0, 0.1)
+                m.reset_running_stats()
+                m.momentum = None
+        torch.set_num_threads(1)
+        model.train()
+        with torch.no_grad():
+            for _ in range(2):
+                model(torch.randn(4, *in_shape[1:]))
+    return model.eval()
+
+
+def build(name):
+    """(module, [inputs...], input name, output name, dynamic axes or None)."""
+    import torch
+    import torch.nn as nn
+    torch.manual_seed(SEED)
+    g = torch.Generator().manual_seed(1234)
+    base = name.replace("_dynbatch", "")
+    if base in CNNS:
+        import torchvision.models as tvm
+        model = condition(getattr(tvm, base)(weights=None), (1, 3, 224, 224))
+        xs = [torch.randn(1, 3, 224, 224, generator=g)]
+        dyn = None
+        if name.endswith("_dynbatch"):
+            xs.append(torch.randn(2, 3, 224, 224, generator=g))
+            dyn = {"input": {0: "N"}, "output": {0: "N"}}
+        return model, xs, "input", "output", dyn
+
+    class Encoder(nn.Module):
+        """4-layer transformer encoder (d_model 256, 4 heads, GELU) over token ids."""
+
+        def __init__(self, vocab=8000, d=256, heads=4, layers=4, ff=1024, max_len=512):
+            super().__init__()
+            self.tok = nn.Embedding(vocab, d)
+            self.pos = nn.Embedding(max_len, d)
+            layer = nn.TransformerEncoderLayer(d, heads, ff, dropout=0.0, activation="gelu", batch_first=True)
+            self.enc = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+            self.norm = nn.LayerNorm(d)
+
+        def forward(self, ids):
+            pos = torch.arange(ids.shape[1], device=ids.device).unsqueeze(0)
+            return self.norm(self.enc(self.tok(ids) + self.pos(pos)))
+
+    model = Encoder().eval()
+    xs = [torch.randint(0, 8000, (1, 128), generator=g, dtype=torch.int64)]
+    dyn = None
+    if name == "encoder_dynseq":
+        xs.append(torch.randint(0, 8000, (1, 37), generator=g, dtype=torch.int64))
+        dyn = {"input_ids": {1: "S"}, "hidden": {1: "S"}}
+    return model, xs, "input_ids", "hidden", dyn
+
+
+def export(name, cache):
+    d = os.path.join(cache, name)
+    if os.path.exists(os.path.join(d, "done")):
+        return d
+    import torch
+    os.makedirs(d, exist_ok=True)
+    print(f"exporting {name} (once per machine) ...", flush=True)
+    model, xs, iname, oname, dyn = build(name)
+    torch.set_grad_enabled(True)  # TransformerEncoder's fused no-grad path has no ONNX form
+    torch.onnx.export(model, (xs[0],), os.path.join(d, "model.onnx"), opset_version=17, input_names=[iname],
+                      output_names=[oname], dynamic_axes=dyn, do_constant_folding=True)
+    with torch.no_grad():
+        for k, x in enumerate(xs):
+            np.save(os.path.join(d, f"input_{k}.npy"), x.numpy())
+            np.save(os.path.join(d, f"output_{k}.npy"), model(x).numpy())
+    with open(os.path.join(d, "input_name"), "w") as f:
+        f.write(iname)
+    open(os.path.join(d, "done"), "w").close()
+    return d
+
+
+def check(ge, d, mode, k, extra):
+    """mode: sink | host | specialized (auto with --input-shape: must be one sink segment)."""
+    iname = open(os.path.join(d, "input_name")).read().strip()
+    out = os.path.join(d, f"ge_{mode}_{k}.npy")
+    x = os.path.join(d, f"input_{k}.npy")
+    run_mode = "auto" if mode == "specialized" else mode
+    cmd = [ge, "run", os.path.join(d, "model.onnx"), "--input", f"{iname}={x}", "--output", out,
+           "--mode", run_mode, "--report"] + extra
+    if mode == "specialized":
+        cmd += ["--input-shape", f"{iname}=" + ",".join(str(n) for n in np.load(x).shape)]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return False, f"ge failed ({p.returncode}): {(p.stdout + p.stderr).strip()[-600:]}"
+    ref = np.load(os.path.join(d, f"output_{k}.npy"))
+    got = np.load(out)
+    if got.shape != ref.shape:
+        return False, f"shape {got.shape}, expected {ref.shape}"
+    diff = float(np.abs(got.astype(np.float64) - ref).max())
+    tol = 1e-4 * float(np.abs(ref).max()) + 1e-5
+    seg = next((line for line in p.stdout.splitlines() if line.startswith("segments:")), "")
+    if mode == "specialized" and not re.fullmatch(r"segments: sink\[\d+ nodes?\]", seg):
+        return False, f"expected one sink segment, got '{seg}'"
+    return diff <= tol, f"max abs diff {diff:.3g} (tol {tol:.3g}) {seg}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ge", required=True)
+    ap.add_argument("--cache", required=True)
+    ap.add_argument("--models", default=",".join(SMALL))
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--ge-args", default="", help="extra arguments for every ge run (e.g. -O0)")
+    a = ap.parse_args()
+    if a.list:
+        print("\n".join(all_models()))
+        return 0
+    names = all_models() if a.models == "all" else a.models.split(",")
+    extra = a.ge_args.split()
+    failures = 0
+    for name in names:
+        d = export(name, a.cache)
+        dynamic = name.endswith("_dynbatch") or name.endswith("_dynseq")
+        runs = ([("host", 0), ("host", 1), ("specialized", 0), ("specialized", 1)] if dynamic else
+                [("sink", 0), ("host", 0)])
+        for mode, k in runs:
+            ok, msg = check(a.ge, d, mode, k, extra)
+            failures += not ok
+            print(f"{'PASS' if ok else 'FAIL'} {name} {mode} set {k}: {msg}", flush=True)
+    print(f"{failures} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
