@@ -3,6 +3,12 @@
 
 small_cnn: Conv-Relu-MaxPool-Conv-Relu-GlobalAveragePool-Flatten-Gemm-Softmax on 1x3x32x32.
 mlp:       Flatten-MatMul/Gemm-Relu-Gemm on 4x64.
+conv_bn_res: what the graph optimizer rewrites (exported with BatchNormalization and Dropout
+           kept): Conv+BN+Relu, Conv+BN+residual Add+Relu, Conv+BN+SiLU, depthwise Conv+BN+Relu6
+           (Clip), a Shape->Gather->Unsqueeze->Concat->Reshape flatten, a cancelling Transpose
+           pair, Dropout and MatMul+Add, on 2x3x16x16.
+layer_norm_mlp: Linear-LayerNorm-Relu-Linear on 4x16, exported at opset 16, where LayerNorm
+           is decomposed (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul, Add).
 Each model is written as models/<name>.onnx with <name>_input.npy and <name>_output.npy
 (PyTorch's output for that input). Run with Debian's python3 (torch 1.13).
 """
@@ -37,24 +43,76 @@ class Mlp(nn.Module):
         return self.net(x) * 2.0 + 1.0
 
 
-def export(name, model, x):
+class ConvBnRes(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1, self.b1 = nn.Conv2d(3, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8)
+        self.c2, self.b2 = nn.Conv2d(8, 8, 3, padding=1), nn.BatchNorm2d(8)
+        self.c3, self.b3 = nn.Conv2d(8, 16, 1), nn.BatchNorm2d(16)
+        self.c4, self.b4 = nn.Conv2d(16, 16, 3, padding=1, groups=16), nn.BatchNorm2d(16)
+        self.drop = nn.Dropout(0.5)
+        self.w = nn.Parameter(torch.randn(16, 10) * 0.5)
+        self.b = nn.Parameter(torch.randn(10))
+        for bn in (self.b1, self.b2, self.b3, self.b4):  # non-trivial running statistics
+            bn.running_mean.uniform_(-0.5, 0.5)
+            bn.running_var.uniform_(0.5, 2.0)
+            bn.weight.data.uniform_(0.5, 1.5)
+            bn.bias.data.uniform_(-0.2, 0.2)
+
+    def forward(self, x):
+        y = torch.relu(self.b1(self.c1(x)))
+        y = torch.relu(self.b2(self.c2(y)) + y)
+        y = nn.functional.silu(self.b3(self.c3(y)))
+        y = nn.functional.relu6(self.b4(self.c4(y)))
+        y = y.transpose(1, 3).transpose(1, 3)
+        y = y.mean((2, 3), keepdim=True)
+        y = y.view(y.size(0), -1)
+        return self.drop(y) @ self.w + self.b
+
+
+class LayerNormMlp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.ln, self.fc2 = nn.Linear(16, 32), nn.LayerNorm(32), nn.Linear(32, 8)
+        self.ln.weight.data.uniform_(0.5, 1.5)
+        self.ln.bias.data.uniform_(-0.5, 0.5)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.ln(self.fc1(x))))
+
+
+def export(name, model, x, keep_training_ops=False, opset=17):
     torch.manual_seed(0)
     model.eval()
     with torch.no_grad():
         y = model(x)
     path = os.path.join(HERE, name + ".onnx")
-    torch.onnx.export(model, x, path, input_names=["input"], output_names=["output"], opset_version=17)
+    # keep_training_ops: PRESERVE keeps BatchNormalization (inference mode) instead of fusing it
+    # into the Conv, and without constant folding the Shape chains and Transposes stay.
+    training = torch.onnx.TrainingMode.PRESERVE if keep_training_ops else torch.onnx.TrainingMode.EVAL
+    torch.onnx.export(model, x, path, input_names=["input"], output_names=["output"], opset_version=opset,
+                      training=training, do_constant_folding=not keep_training_ops)
     np.save(os.path.join(HERE, name + "_input.npy"), x.numpy())
     np.save(os.path.join(HERE, name + "_output.npy"), y.numpy())
     print(f"wrote {path}: output {tuple(y.shape)}")
 
 
-def main():
-    torch.manual_seed(0)
-    export("small_cnn", SmallCnn(), torch.randn(1, 3, 32, 32))
-    torch.manual_seed(1)
-    export("mlp", Mlp(), torch.randn(4, 64))
+def main(only=None):
+    """Exports every model, or only the one named."""
+    models = [  # name, seed, (module, input), export options
+        ("small_cnn", 0, lambda: (SmallCnn(), torch.randn(1, 3, 32, 32)), {}),
+        ("mlp", 1, lambda: (Mlp(), torch.randn(4, 64)), {}),
+        ("conv_bn_res", 2, lambda: (ConvBnRes(), torch.randn(2, 3, 16, 16)), {"keep_training_ops": True}),
+        ("layer_norm_mlp", 3, lambda: (LayerNormMlp(), torch.randn(4, 16)), {"opset": 16}),
+    ]
+    for name, seed, make, options in models:
+        if only is not None and name != only:
+            continue
+        torch.manual_seed(seed)
+        model, x = make()
+        export(name, model, x, **options)
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+    main(sys.argv[1] if len(sys.argv) > 1 else None)

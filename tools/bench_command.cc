@@ -53,6 +53,7 @@ struct DeviceBuffers {
 }  // namespace
 
 void PrintReport(const Model& model) {
+  fmt::print("optimizer: {}\n", model.optimizer_report());
   fmt::print("segments: {}\n", model.DescribeSegments());
   const CompiledModel* c = model.compiled();
   for (size_t i = 0; c && i < c->num_segments(); ++i) {
@@ -84,6 +85,7 @@ int BenchCommand(const BenchArgs& args) {
     return 1;
   }
   options.max_streams = args.streams;
+  options.opt_level = args.opt_level;
   auto t0 = Clock::now();
   std::unique_ptr<Model> model;
   Status st = Model::Load(args.model, options, &model);

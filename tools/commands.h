@@ -16,7 +16,9 @@ struct RunArgs {
   std::vector<std::string> outputs;       // FILE.npy, one per model output, in order
   std::vector<std::string> input_shapes;  // NAME=1,3,224,224 (for dynamic dims)
   std::string mode = "auto";
-  bool report = false;  // print the segments and the memory report
+  bool report = false;     // print the segments and the memory report
+  int opt_level = 2;       // -O0 / -O1 / -O2, or --opt-level N
+  std::string dump_graph;  // write the compiled graph in the textual IR (graph_text.h) here
 };
 
 int RunCommand(const RunArgs& args);
@@ -29,6 +31,7 @@ struct BenchArgs {
   int threads = 0;         // device core count (0 = the machine's cores)
   int streams = 0;         // sink model streams bound (0 = default)
   bool zero_copy = false;  // time Model::RunWithDeviceBuffers on preallocated device buffers
+  int opt_level = 2;       // -O0 / -O1 / -O2, or --opt-level N
   std::vector<std::string> input_shapes;
 };
 

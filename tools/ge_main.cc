@@ -16,6 +16,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option_function<std::string>(
       "--custom-op-lib", [](const std::string& p) { setenv("GE_CUSTOM_OP_LIB", p.c_str(), 1); },
       "custom operator library .so (':'-separated; also GE_CUSTOM_OP_LIB)");
+  run_cmd
+      ->add_option("-O,--opt-level", run.opt_level, "graph optimizer level: -O0 none, -O1 basic, -O2 fusions (default)")
+      ->check(CLI::Range(0, 2));
+  run_cmd->add_option("--dump-graph", run.dump_graph, "write the optimized graph as text (the textual IR) to FILE");
   run_cmd->add_flag("--report", run.report, "print the segments and the memory report (naive, lower bound, arena)");
   ge::tool::BenchArgs bench;
   auto* bench_cmd =
@@ -30,6 +34,10 @@ int main(int argc, char** argv) {
       "most model streams per sink segment (default: up to 2, one when the branches are too small to gain)");
   bench_cmd->add_flag("--zero-copy", bench.zero_copy,
                       "run on preallocated device buffers (no input/output copies for a sink model)");
+  bench_cmd
+      ->add_option("-O,--opt-level", bench.opt_level,
+                   "graph optimizer level: -O0 none, -O1 basic, -O2 fusions (default)")
+      ->check(CLI::Range(0, 2));
   bench_cmd->add_option("--input-shape", bench.input_shapes, "NAME=D0,D1,... for inputs with dynamic dims");
   CLI11_PARSE(app, argc, argv);
   if (*run_cmd) return ge::tool::RunCommand(run);

@@ -1,11 +1,14 @@
 // `ge run MODEL.onnx [--input NAME=FILE.npy]... [--output FILE.npy]... [--mode M]
-//  [--input-shape NAME=D0,D1,...]`: loads, compiles, runs once, prints each output's name,
+//  [--input-shape NAME=D0,D1,...] [-O0|-O1|-O2] [--dump-graph FILE]`: loads, compiles, runs once, prints each output's
+//  name,
 // shape, dtype and checksum, and the compile and run times.
 #include <chrono>
+#include <fstream>
 
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "graph/graph_text.h"
 #include "graph/npy.h"
 
 namespace ge::tool {
@@ -14,6 +17,7 @@ int RunCommand(const RunArgs& args) {
   using Clock = std::chrono::steady_clock;
   ModelOptions options;
   options.mode = args.mode;
+  options.opt_level = args.opt_level;
   if (Status shapes = ParseInputShapes(args.input_shapes, &options.input_shapes); !shapes.ok()) {
     fmt::print(stderr, "error: {}\n", shapes.message());
     return 1;
@@ -26,6 +30,14 @@ int RunCommand(const RunArgs& args) {
     return 1;
   }
   auto t1 = Clock::now();
+  if (!args.dump_graph.empty()) {
+    std::ofstream f(args.dump_graph);
+    f << GraphToText(model->graph());
+    if (!f) {
+      fmt::print(stderr, "error: --dump-graph: cannot write '{}'\n", args.dump_graph);
+      return 1;
+    }
+  }
   std::vector<HostTensor> inputs, outputs;
   st = PrepareInputs(model->graph(), args.inputs, args.input_shapes, &inputs);
   if (st.ok() && !args.outputs.empty() && args.outputs.size() != model->graph().outputs().size())

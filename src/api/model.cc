@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "compiler/passes/layout_nhwc.h"
+#include "compiler/passes/pass_manager.h"
 #include "compiler/placement.h"
 #include "compiler/static_inference.h"
 #include "executor/compiled_model.h"
@@ -46,7 +47,9 @@ Status Model::Compile() {
   GE_RETURN_IF_ERROR(SpecializeInputShapes());
   GE_RETURN_IF_ERROR(graph_->Verify());
   GE_RETURN_IF_ERROR(CheckSupported(*graph_));
-  GE_RETURN_IF_ERROR(RunStaticInference(graph_.get()));
+  OptimizeStats opt_stats;
+  GE_RETURN_IF_ERROR(OptimizeGraph(graph_.get(), options_.opt_level, &opt_stats));
+  optimizer_report_ = opt_stats.ToString(options_.opt_level);
   const char* layout_env = std::getenv("GE_LAYOUT_NHWC");
   if (!layout_env || std::string(layout_env) != "0") {
     LayoutNhwcStats layout;

@@ -21,6 +21,7 @@ struct ModelOptions {
   std::string mode = "auto";     // auto | sink | host
   bool prefer_fallback = false;  // take each node's fallback (op-execute) path where it has one
   int max_streams = 0;           // sink segments: model streams bound (0 = default, 1 = one stream)
+  int opt_level = 2;             // graph optimizer: 0 none, 1 basic, 2 (default) + fusions (pass_manager.h)
   // Shape specialization: these inputs' dims are fixed at compile time (a model with symbolic
   // batch or sequence dims becomes static and runs sunk); runs must then give exactly them.
   std::map<std::string, std::vector<int64_t>> input_shapes;
@@ -43,6 +44,8 @@ class Model {
   std::string DescribeSegments() const;
   // Memory of the sink segments (all zero when none): naive, lower bound, planned arena.
   MemoryReport memory_report() const;
+  // What the graph optimizer did: "-O2: 264 -> 180 nodes (...); <passes that rewrote>".
+  const std::string& optimizer_report() const { return optimizer_report_; }
   // The compiled segments; null under pure host scheduling.
   const CompiledModel* compiled() const { return compiled_.get(); }
 
@@ -55,6 +58,7 @@ class Model {
   ModelOptions options_;
   std::string mode_;
   std::string source_;  // file name for error messages
+  std::string optimizer_report_;
   std::unique_ptr<HostExecutor> host_;
   std::unique_ptr<CompiledModel> compiled_;
 };

@@ -4,6 +4,7 @@
 
 #include "base/log.h"
 #include "compiler/op_call.h"
+#include "compiler/passes/shape_folding.h"
 
 namespace ge {
 namespace {
@@ -72,8 +73,9 @@ Status CheckInputTypes(const Graph& g, const Node& node, const NodeBinding& b) {
 }
 
 // Infers one node; sets the outputs' descs; folds it when possible (returns true in *folded).
-Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* folded) {
+Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* folded, bool* shape_folded) {
   Node& node = g->node(n);
+  *folded = *shape_folded = false;
   NodeBinding binding;
   GE_RETURN_IF_ERROR(BindNode(node, &binding));
   GE_RETURN_IF_ERROR(CheckInputTypes(*g, node, binding));
@@ -112,7 +114,15 @@ Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* fo
     }
     g->value(node.outputs[o]).desc.shape = s;
   }
-  *folded = false;
+  if (opt.fold_shapes) {
+    if (auto t = FoldShapeOf(*g, node)) {
+      GELOGD("shape folding: {} -> constant {}", NodeLabel(node), t->desc().ToString());
+      g->value(node.outputs[0]).desc = t->desc();
+      g->value(node.outputs[0]).constant = std::move(*t);
+      *folded = *shape_folded = true;
+      return Status::Ok();
+    }
+  }
   if (all_known && Foldable(*g, node, binding, opt)) {
     int64_t bytes = 0;
     for (size_t o = 0; o < call.num_outputs(); ++o) bytes += call.output(o).GetSize();
@@ -122,6 +132,7 @@ Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* fo
     for (size_t o = 0; o < node.outputs.size(); ++o)
       if (node.outputs[o] != kNoValue) g->value(node.outputs[o]).constant = std::move(outs[o]);
     *folded = true;
+    GELOGD("constant folding: {} -> constant", NodeLabel(node));
   }
   return Status::Ok();
 }
@@ -157,11 +168,12 @@ Status RunStaticInference(Graph* g, const StaticInferenceOptions& opt, StaticInf
   StaticInferenceStats local;
   for (NodeId n : order) PadOptionalIo(&g->node(n));
   for (NodeId n : order) {
-    bool folded = false;
-    GE_RETURN_IF_ERROR(InferNode(g, n, opt, &folded));
+    bool folded = false, shape_folded = false;
+    GE_RETURN_IF_ERROR(InferNode(g, n, opt, &folded, &shape_folded));
     if (folded) {
       keep[n] = false;
       ++local.folded;
+      local.shapes_folded += shape_folded;
       for (ValueId v : g->node(n).outputs)
         if (v != kNoValue) g->value(v).producer = -1;
     }
@@ -169,8 +181,8 @@ Status RunStaticInference(Graph* g, const StaticInferenceOptions& opt, StaticInf
   g->RemoveNodes(keep);
   for (size_t n = 0; n < g->num_nodes(); ++n)
     (IsStaticNode(*g, g->node(n)) ? local.static_nodes : local.dynamic_nodes)++;
-  GELOGD("static inference of '{}': {} folded, {} static, {} dynamic nodes", g->name(), local.folded,
-         local.static_nodes, local.dynamic_nodes);
+  GELOGD("static inference of '{}': {} folded ({} Shape/Size), {} static, {} dynamic nodes", g->name(), local.folded,
+         local.shapes_folded, local.static_nodes, local.dynamic_nodes);
   if (stats) *stats = local;
   return Status::Ok();
 }

@@ -11,11 +11,14 @@ namespace ge {
 
 struct StaticInferenceOptions {
   bool fold_constants = true;
+  // Shape/Size of values whose dims are known become constants (shape-chain folding, -O1+).
+  bool fold_shapes = false;
   int64_t max_fold_bytes = 64 << 20;  // outputs larger than this are not folded
 };
 
 struct StaticInferenceStats {
   int folded = 0;
+  int shapes_folded = 0;  // of `folded`: Shape/Size nodes folded from their input's shape
   int static_nodes = 0;
   int dynamic_nodes = 0;
 };

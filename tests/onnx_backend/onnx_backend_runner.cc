@@ -3,7 +3,8 @@
 // the reference (rtol 1e-3, atol 1e-7, NaN == NaN; shape and dtype exact). Each case runs in a
 // forked child with a time limit, so a crash or hang fails that case only.
 //
-//   onnx_backend_runner [--suite S] [--filter SUB] [--mode host|sink] [--zero-copy] [--list-failures-by-reason]
+//   onnx_backend_runner [--suite S] [--filter SUB] [--mode host|sink] [--zero-copy] [--opt-level 0|1|2]
+//                       [--list-failures-by-reason]
 //   --zero-copy: each data set runs three times — on device buffers (Model::RunWithDeviceBuffers),
 //   on host tensors, and on fresh device buffers — each checked against the reference, and the
 //   input buffers must come back unchanged.
@@ -45,6 +46,7 @@ struct Options {
   std::string filter, mode = "host", skips_file, floor_file;
   bool by_reason = false, verbose = false, zero_copy = false;
   int timeout_s = 60;
+  int opt_level = 2;  // the graph optimizer's level (ModelOptions::opt_level)
 };
 
 struct Counts {
@@ -180,6 +182,7 @@ std::string RunOnDeviceBuffers(ge::Model& model, const std::vector<ge::HostTenso
 std::string RunCase(const fs::path& dir, const Options& opt) {
   ge::ModelOptions mo;
   mo.mode = opt.mode;
+  mo.opt_level = opt.opt_level;
   std::unique_ptr<ge::Model> model;
   ge::Status st = ge::Model::Load((dir / "model.onnx").string(), mo, &model);
   if (!st.ok()) return "load: " + st.message();
@@ -371,6 +374,8 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       o->by_reason = true;
     else if (a == "--zero-copy")
       o->zero_copy = true;
+    else if (a == "--opt-level")
+      o->opt_level = std::atoi(next().c_str());
     else if (a == "-v")
       o->verbose = true;
     else {

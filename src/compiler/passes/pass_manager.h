@@ -1,0 +1,57 @@
+// The pass manager: runs the graph optimizer at a level, like ONNX Runtime's:
+//   -O0  no optimization: static inference only (shapes, and folding of nodes whose inputs are
+//        all constants, which compilation always does);
+//   -O1  basic: shape-chain folding (inside static inference), identity/Dropout elimination,
+//        common-subexpression elimination, dead-code elimination;
+//   -O2  (default) adds the fusions: Conv+BatchNormalization folding, Transpose cancellation,
+//        MatMul+Add -> Gemm, LayerNormalization pattern recognition, Conv (+ residual Add) +
+//        activation -> FusedConv.
+// Passes interleave with static inference: the fusions need shapes and constants, and a round
+// that changed the graph is followed by inference again (new constants fold, new nodes get
+// shapes), until nothing changes. GE_LOG_LEVEL=debug logs every rewrite.
+#ifndef GE_SRC_COMPILER_PASSES_PASS_MANAGER_H_
+#define GE_SRC_COMPILER_PASSES_PASS_MANAGER_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/passes/pass.h"
+#include "compiler/static_inference.h"
+
+namespace ge {
+
+constexpr int kMaxOptLevel = 2;
+
+struct OptimizeStats {
+  size_t nodes_before = 0;
+  size_t nodes_after = 0;
+  std::map<std::string, int> rounds_changed;  // pass name -> rounds in which it rewrote something
+  StaticInferenceStats inference;             // of the last inference run
+  int folded = 0;                             // nodes folded over all inference runs
+  int shapes_folded = 0;                      // of those, Shape/Size nodes
+  // "-O2: 264 -> 180 nodes (42 folded, 12 Shape/Size); conv-bn-folding, dead-code-elimination"
+  std::string ToString(int opt_level) const;
+};
+
+class PassManager {
+ public:
+  // Fails for a level outside 0..kMaxOptLevel.
+  static Status Create(int opt_level, std::unique_ptr<PassManager>* out);
+  // The passes of this level, in the order each round runs them.
+  const std::vector<std::unique_ptr<GraphPass>>& passes() const { return passes_; }
+  // Static inference, then rounds of passes + inference until a round changes nothing.
+  Status Run(Graph* graph, OptimizeStats* stats = nullptr) const;
+
+ private:
+  int level_ = 0;
+  std::vector<std::unique_ptr<GraphPass>> passes_;
+};
+
+// The pass manager of `opt_level` run on the graph.
+Status OptimizeGraph(Graph* graph, int opt_level, OptimizeStats* stats = nullptr);
+
+}  // namespace ge
+
+#endif  // GE_SRC_COMPILER_PASSES_PASS_MANAGER_H_

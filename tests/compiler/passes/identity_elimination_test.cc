@@ -1,0 +1,63 @@
+// Identity / Dropout elimination: before/after in the textual IR.
+#include "compiler/passes/identity_elimination.h"
+
+#include "pass_test_util.h"
+
+namespace ge {
+namespace {
+
+TEST(IdentityEliminationTest, RemovesIdentityAndInferenceDropout) {
+  EXPECT_EQ(test::RunPass(IdentityElimination(), R"(graph g
+input x: float32[4]
+const no: bool[] = [0]
+node a: y = Relu(x)
+node id: y1 = Identity(y)
+node drop: y2, _ = Dropout(y1)
+node drop2: y3 = Dropout(y2, _, no)
+node b: z = Neg(y3)
+output z
+)"),
+            R"(graph g
+input x: float32[4]
+node a: y = Relu(x)
+node b: z = Neg(y)
+output z
+)");
+}
+
+TEST(IdentityEliminationTest, AGraphOutputKeepsItsNameThroughTheProducer) {
+  EXPECT_EQ(test::RunPass(IdentityElimination(), R"(graph g
+input x: float32[4]
+node a: y = Relu(x)
+node id: out = Identity(y)
+node b: z = Neg(y)
+output out, z
+)"),
+            R"(graph g
+input x: float32[4]
+node a: out = Relu(x)
+node b: z = Neg(out)
+output out, z
+)");
+}
+
+TEST(IdentityEliminationTest, MustNotFire) {
+  // An Identity from a graph input to a graph output, a training-mode Dropout, a Dropout whose
+  // mask is read, and an Identity whose input is itself a graph output that also feeds a graph output.
+  const std::string text = R"(graph g
+input x: float32[4]
+const yes: bool[] = [1]
+node id: out = Identity(x)
+node d1: t = Dropout(x, _, yes)
+node d2: u, mask = Dropout(x)
+node a: y = Relu(x)
+node id2: y2 = Identity(y)
+output out, t, u, mask, y, y2
+)";
+  bool changed = true;
+  EXPECT_EQ(test::RunPass(IdentityElimination(), text, &changed), text);
+  EXPECT_FALSE(changed);
+}
+
+}  // namespace
+}  // namespace ge

@@ -1,0 +1,126 @@
+// The pass manager: which passes each level runs, and one graph through -O0, -O1 and -O2 (static
+// inference interleaved), in the textual IR.
+#include "compiler/passes/pass_manager.h"
+
+#include "pass_test_util.h"
+
+namespace ge {
+namespace {
+
+std::vector<std::string> PassNames(int level) {
+  std::unique_ptr<PassManager> pm;
+  Status st = PassManager::Create(level, &pm);
+  EXPECT_TRUE(st.ok()) << st.message();
+  std::vector<std::string> names;
+  for (const auto& p : pm->passes()) names.push_back(p->name());
+  return names;
+}
+
+TEST(PassManagerTest, Levels) {
+  EXPECT_TRUE(PassNames(0).empty());
+  EXPECT_EQ(PassNames(1), (std::vector<std::string>{"identity-elimination", "common-subexpression-elimination",
+                                                    "dead-code-elimination"}));
+  EXPECT_EQ(PassNames(2),
+            (std::vector<std::string>{"identity-elimination", "common-subexpression-elimination", "conv-bn-folding",
+                                      "transpose-cancellation", "matmul-add-to-gemm", "layer-norm-fusion",
+                                      "conv-activation-fusion", "dead-code-elimination"}));
+  std::unique_ptr<PassManager> pm;
+  Status st = PassManager::Create(3, &pm);
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.message(), "optimization level 3 is not one of 0, 1, 2");
+}
+
+// Identity, a Shape chain feeding a Reshape, a Conv + BatchNormalization + Relu, a cancelling
+// Transpose pair.
+const char* kGraph = R"(graph g
+input x: float32[1, 2, 2, 2]
+const w: float32[2, 2, 1, 1] = [1, 0, 0, 1]
+const scale: float32[2] = [1, 1]
+const bias: float32[2] = [0, 1]
+const mean: float32[2] = [0, 0]
+const var: float32[2] = [4, 4]
+const i0: int64[1] = [0]
+const minus1: int64[1] = [-1]
+node id: xi = Identity(x)
+node conv: c = Conv(xi, w)
+node bn: b = BatchNormalization(c, scale, bias, mean, var) {epsilon=0.0}
+node relu: r = Relu(b)
+node t1: t = Transpose(r) {perm=[0, 2, 3, 1]}
+node t2: u = Transpose(t) {perm=[0, 3, 1, 2]}
+node shape: s = Shape(u)
+node gather: n = Gather(s, i0) {axis=0}
+node concat: dims = Concat(n, minus1) {axis=0}
+node reshape: y = Reshape(u, dims)
+output y
+)";
+
+std::string Optimize(int level, OptimizeStats* stats = nullptr) {
+  auto g = test::Parse(kGraph);
+  Status st = OptimizeGraph(g.get(), level, stats);
+  EXPECT_TRUE(st.ok()) << st.message();
+  return GraphToText(*g);
+}
+
+TEST(PassManagerTest, O0OnlyInfersShapes) {
+  EXPECT_EQ(Optimize(0), R"(graph g
+input x: float32[1, 2, 2, 2]
+const w: float32[2, 2, 1, 1] = [1, 0, 0, 1]
+const scale: float32[2] = [1, 1]
+const bias: float32[2] = [0, 1]
+const mean: float32[2] = [0, 0]
+const var: float32[2] = [4, 4]
+const i0: int64[1] = [0]
+const minus1: int64[1] = [-1]
+node id: xi: float32[1, 2, 2, 2] = Identity(x)
+node conv: c: float32[1, 2, 2, 2] = Conv(xi, w, _)
+node bn: b: float32[1, 2, 2, 2], _, _ = BatchNormalization(c, scale, bias, mean, var) {epsilon=0.0}
+node relu: r: float32[1, 2, 2, 2] = Relu(b)
+node t1: t: float32[1, 2, 2, 2] = Transpose(r) {perm=[0, 2, 3, 1]}
+node t2: u: float32[1, 2, 2, 2] = Transpose(t) {perm=[0, 3, 1, 2]}
+node shape: s: int64[4] = Shape(u)
+node gather: n: int64[1] = Gather(s, i0) {axis=0}
+node concat: dims: int64[2] = Concat(n, minus1) {axis=0}
+node reshape: y: float32[?] = Reshape(u, dims)
+output y
+)");
+}
+
+TEST(PassManagerTest, O1FoldsTheShapeChainAndRemovesTheIdentity) {
+  OptimizeStats stats;
+  EXPECT_EQ(Optimize(1, &stats), R"(graph g
+input x: float32[1, 2, 2, 2]
+const w: float32[2, 2, 1, 1] = [1, 0, 0, 1]
+const scale: float32[2] = [1, 1]
+const bias: float32[2] = [0, 1]
+const mean: float32[2] = [0, 0]
+const var: float32[2] = [4, 4]
+const dims: int64[2] = [1, -1]
+node conv: c: float32[1, 2, 2, 2] = Conv(x, w, _)
+node bn: b: float32[1, 2, 2, 2], _, _ = BatchNormalization(c, scale, bias, mean, var) {epsilon=0.0}
+node relu: r: float32[1, 2, 2, 2] = Relu(b)
+node t1: t: float32[1, 2, 2, 2] = Transpose(r) {perm=[0, 2, 3, 1]}
+node t2: u: float32[1, 2, 2, 2] = Transpose(t) {perm=[0, 3, 1, 2]}
+node reshape: y: float32[1, 8] = Reshape(u, dims)
+output y
+)");
+  EXPECT_EQ(stats.nodes_before, 10u);
+  EXPECT_EQ(stats.nodes_after, 6u);
+  EXPECT_EQ(stats.shapes_folded, 1);
+  EXPECT_EQ(stats.ToString(1), "-O1: 10 -> 6 nodes (3 folded, 1 Shape/Size); identity-elimination");
+}
+
+TEST(PassManagerTest, O2FoldsTheBatchNormFusesTheReluAndCancelsTheTransposes) {
+  // s = 1 / sqrt(4 + 0) = 0.5: W' = w * 0.5, B' = (0 - 0) * 0.5 + [0, 1].
+  EXPECT_EQ(Optimize(2), R"(graph g
+input x: float32[1, 2, 2, 2]
+const dims: int64[2] = [1, -1]
+const w_bn: float32[2, 2, 1, 1] = [0.5, 0, 0, 0.5]
+const conv_bias_bn: float32[2] = [0, 1]
+node conv: r: float32[1, 2, 2, 2] = FusedConv(x, w_bn, conv_bias_bn, _) {activation="Relu", activation_params=f[]}
+node reshape: y: float32[1, 8] = Reshape(r, dims)
+output y
+)");
+}
+
+}  // namespace
+}  // namespace ge

@@ -1,0 +1,49 @@
+// Helpers for the textual before/after pass tests: parse the text, run a pass (or static
+// inference), print the result.
+#ifndef GE_TESTS_COMPILER_PASSES_PASS_TEST_UTIL_H_
+#define GE_TESTS_COMPILER_PASSES_PASS_TEST_UTIL_H_
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "compiler/passes/pass.h"
+#include "compiler/static_inference.h"
+#include "graph/graph_text.h"
+
+namespace ge::test {
+
+inline std::shared_ptr<Graph> Parse(const std::string& text) {
+  std::shared_ptr<Graph> g;
+  Status st = ParseGraphText(text, &g);
+  EXPECT_TRUE(st.ok()) << st.message();
+  return g;
+}
+
+// Runs the pass once on the parsed text; returns the printed result. *changed (if given)
+// says whether the pass rewrote anything; the result must verify.
+inline std::string RunPass(GraphPass&& pass, const std::string& text, bool* changed = nullptr) {
+  auto g = Parse(text);
+  if (!g) return "";
+  bool c = false;
+  Status st = pass.Run(g.get(), &c);
+  EXPECT_TRUE(st.ok()) << st.message();
+  st = g->Verify();
+  EXPECT_TRUE(st.ok()) << st.message();
+  if (changed) *changed = c;
+  return GraphToText(*g);
+}
+
+// Static inference on the parsed text; returns the printed result.
+inline std::string Infer(const std::string& text, const StaticInferenceOptions& opt,
+                         StaticInferenceStats* stats = nullptr) {
+  auto g = Parse(text);
+  if (!g) return "";
+  Status st = RunStaticInference(g.get(), opt, stats);
+  EXPECT_TRUE(st.ok()) << st.message();
+  return GraphToText(*g);
+}
+
+}  // namespace ge::test
+
+#endif  // GE_TESTS_COMPILER_PASSES_PASS_TEST_UTIL_H_

@@ -1,0 +1,138 @@
+// Shape-chain folding (inside static inference): before/after in the textual IR.
+#include "compiler/passes/shape_folding.h"
+
+#include "pass_test_util.h"
+
+namespace ge {
+namespace {
+
+StaticInferenceOptions WithShapeFolding(bool on) {
+  StaticInferenceOptions o;
+  o.fold_shapes = on;
+  return o;
+}
+
+// The chain PyTorch exports for x.view(x.size(0), -1): Shape -> Gather -> Unsqueeze -> Concat
+// -> Reshape.
+const char* kFlattenChain = R"(graph flatten
+input x: float32[2, 3, 4, 5]
+const i0: int64[] = [0]
+const ax: int64[1] = [0]
+const minus1: int64[1] = [-1]
+node shape: s = Shape(x)
+node gather: n = Gather(s, i0) {axis=0}
+node unsq: n1 = Unsqueeze(n, ax)
+node concat: dims = Concat(n1, minus1) {axis=0}
+node reshape: y = Reshape(x, dims)
+output y
+)";
+
+TEST(ShapeFoldingTest, FoldsTheShapeChainToAConstantAndTheReshapeBecomesStatic) {
+  StaticInferenceStats stats;
+  EXPECT_EQ(test::Infer(kFlattenChain, WithShapeFolding(true), &stats), R"(graph flatten
+input x: float32[2, 3, 4, 5]
+const dims: int64[2] = [2, -1]
+node reshape: y: float32[2, 60] = Reshape(x, dims)
+output y
+)");
+  EXPECT_EQ(stats.folded, 4);
+  EXPECT_EQ(stats.shapes_folded, 1);
+  EXPECT_EQ(stats.static_nodes, 1);
+}
+
+TEST(ShapeFoldingTest, DoesNotFoldWhenOff) {
+  StaticInferenceStats stats;
+  std::string out = test::Infer(kFlattenChain, WithShapeFolding(false), &stats);
+  EXPECT_EQ(stats.folded, 0);
+  EXPECT_NE(out.find("node shape: s: int64[4] = Shape(x)"), std::string::npos) << out;
+}
+
+TEST(ShapeFoldingTest, HonoursStartAndEnd) {
+  EXPECT_EQ(test::Infer(R"(graph g
+input x: float32[2, 3, 4, 5]
+node a: s1 = Shape(x) {start=1, end=-1}
+node b: s2 = Shape(x) {start=-2}
+node c: s3 = Shape(x) {start=3, end=1}
+node d: n = Size(x)
+output s1, s2, s3, n
+)",
+                        WithShapeFolding(true)),
+            R"(graph g
+input x: float32[2, 3, 4, 5]
+const s1: int64[2] = [3, 4]
+const s2: int64[2] = [4, 5]
+const s3: int64[0] = []
+const n: int64[] = [120]
+output s1, s2, s3, n
+)");
+  auto g = test::Parse(R"(graph g
+input x: float32[2, 3, 4, 5]
+node a: s1 = Shape(x) {start=1, end=-1}
+node b: s2 = Shape(x) {start=-2}
+node c: s3 = Shape(x) {start=3, end=1}
+node d: n = Size(x)
+output s1, s2, s3, n
+)");
+  ASSERT_TRUE(RunStaticInference(g.get(), WithShapeFolding(true)).ok());
+  auto values = [&](const char* name) { return g->value(g->FindValue(name)).constant->ToInt64Vector(); };
+  EXPECT_EQ(values("s1"), (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(values("s2"), (std::vector<int64_t>{4, 5}));
+  EXPECT_EQ(values("s3"), (std::vector<int64_t>{}));
+  EXPECT_EQ(values("n"), (std::vector<int64_t>{120}));
+  EXPECT_TRUE(g->value(g->FindValue("n")).constant->shape() == Shape());
+}
+
+TEST(ShapeFoldingTest, FoldsOnlyTheKnownDimsOfADynamicShape) {
+  // The batch dim is dynamic: Shape(x, start=1) folds, Shape(x) and Size(x) must not.
+  EXPECT_EQ(test::Infer(R"(graph g
+input x: float32[-1, 3, 4]
+node a: tail = Shape(x) {start=1}
+node b: all = Shape(x)
+node c: n = Size(x)
+output tail, all, n
+)",
+                        WithShapeFolding(true)),
+            R"(graph g
+input x: float32[-1, 3, 4]
+const tail: int64[2] = [3, 4]
+node b: all: int64[3] = Shape(x)
+node c: n: int64[] = Size(x)
+output tail, all, n
+)");
+}
+
+TEST(ShapeFoldingTest, GatherOfAPartlyKnownShapeFoldsWhenItPicksKnownDims) {
+  // x.size(1), x.size(-1) and x.shape[1:3] of a dynamic-batch x fold; x.size(0) must not.
+  EXPECT_EQ(test::Infer(R"(graph g
+input x: float32[-1, 3, 4]
+const one: int64[] = [1]
+const last: int64[] = [-1]
+const pair: int64[2] = [1, 2]
+const zero: int64[] = [0]
+node s: sx = Shape(x)
+node g1: d1 = Gather(sx, one) {axis=0}
+node g2: d2 = Gather(sx, last)
+node g3: d12 = Gather(sx, pair) {axis=0}
+node g4: d0 = Gather(sx, zero) {axis=0}
+output d1, d2, d12, d0
+)",
+                        WithShapeFolding(true)),
+            R"(graph g
+input x: float32[-1, 3, 4]
+const zero: int64[] = [0]
+const d1: int64[] = [3]
+const d2: int64[] = [4]
+const d12: int64[2] = [3, 4]
+node s: sx: int64[3] = Shape(x)
+node g4: d0: int64[] = Gather(sx, zero) {axis=0}
+output d1, d2, d12, d0
+)");
+}
+
+TEST(ShapeFoldingTest, UnknownRankDoesNotFold) {
+  auto g = test::Parse("graph g\ninput x: float32[?]\nnode a: s = Shape(x)\noutput s\n");
+  EXPECT_FALSE(FoldShapeOf(*g, g->node(0)).has_value());
+}
+
+}  // namespace
+}  // namespace ge
