@@ -8,61 +8,15 @@
 #include <vector>
 
 #ifdef GE_HAVE_DNNL
-#include <omp.h>
-
-#include <dnnl.hpp>
+#include "ops/dnnl_common.h"
 #endif
 
 namespace ge::ops_util {
-
-bool ParseConvAct(const std::string& name, ConvAct* act) {
-  static const std::pair<const char*, ConvAct> kNames[] = {
-      {"", ConvAct::kNone},     {"Relu", ConvAct::kRelu},           {"LeakyRelu", ConvAct::kLeakyRelu},
-      {"Clip", ConvAct::kClip}, {"Sigmoid", ConvAct::kSigmoid},     {"HardSigmoid", ConvAct::kHardSigmoid},
-      {"Tanh", ConvAct::kTanh}, {"HardSwish", ConvAct::kHardSwish}, {"Swish", ConvAct::kSwish}};
-  for (const auto& [n, a] : kNames)
-    if (name == n) {
-      *act = a;
-      return true;
-    }
-  return false;
-}
-
-float ApplyConvAct(ConvAct act, float a0, float a1, float v) {
-  switch (act) {
-    case ConvAct::kNone: return v;
-    case ConvAct::kRelu: return v > 0.f ? v : 0.f;
-    case ConvAct::kLeakyRelu: return v >= 0.f ? v : a0 * v;
-    case ConvAct::kClip: return std::min(std::max(v, a0), a1);
-    case ConvAct::kSigmoid: return 1.f / (1.f + std::exp(-v));
-    case ConvAct::kHardSigmoid: return std::min(std::max(a0 * v + a1, 0.f), 1.f);
-    case ConvAct::kHardSwish: return v * std::min(std::max(v / 6.f + 0.5f, 0.f), 1.f);
-    case ConvAct::kTanh: return std::tanh(v);
-    case ConvAct::kSwish: return v / (1.f + std::exp(-v));
-  }
-  return v;
-}
 
 #ifdef GE_HAVE_DNNL
 namespace {
 using dnnl::memory;
 using tag = memory::format_tag;
-
-dnnl::engine& Engine() {
-  static dnnl::engine eng(dnnl::engine::kind::cpu, 0);
-  return eng;
-}
-
-// oneDNN runs single-threaded inside a block: the device's cores are the parallelism.
-dnnl::stream& ThreadStream() {
-  thread_local bool single = [] {
-    omp_set_num_threads(1);
-    return true;
-  }();
-  (void)single;
-  thread_local dnnl::stream s(Engine());
-  return s;
-}
 
 struct Block {
   dnnl::convolution_forward prim;
@@ -77,24 +31,6 @@ memory::desc WeightsMd(const DnnlConvParams& p, tag t) {
   return memory::desc(d, memory::data_type::f32, t);
 }
 
-void AppendAct(const DnnlConvParams& p, dnnl::post_ops* po) {
-  using dnnl::algorithm;
-  switch (static_cast<ConvAct>(p.act)) {
-    case ConvAct::kNone: break;
-    case ConvAct::kRelu: po->append_eltwise(1.f, algorithm::eltwise_relu, 0.f, 0.f); break;
-    case ConvAct::kLeakyRelu: po->append_eltwise(1.f, algorithm::eltwise_relu, p.a0, 0.f); break;
-    case ConvAct::kClip: po->append_eltwise(1.f, algorithm::eltwise_clip, p.a0, p.a1); break;
-    case ConvAct::kSigmoid: po->append_eltwise(1.f, algorithm::eltwise_logistic, 0.f, 0.f); break;
-    case ConvAct::kHardSigmoid:
-      po->append_eltwise(1.f, algorithm::eltwise_linear, p.a0, p.a1);
-      po->append_eltwise(1.f, algorithm::eltwise_clip, 0.f, 1.f);
-      break;
-    case ConvAct::kHardSwish: po->append_eltwise(1.f, algorithm::eltwise_hardswish, 0.f, 0.f); break;
-    case ConvAct::kTanh: po->append_eltwise(1.f, algorithm::eltwise_tanh, 0.f, 0.f); break;
-    case ConvAct::kSwish: po->append_eltwise(1.f, algorithm::eltwise_swish, 1.f, 0.f); break;
-  }
-}
-
 // The primitive descriptor for one image of ih input rows giving oh output rows with these pads.
 bool MakePd(const DnnlConvParams& p, int64_t ih, int64_t oh, int64_t pt, int64_t pb,
             dnnl::convolution_forward::primitive_desc* out) {
@@ -105,7 +41,7 @@ bool MakePd(const DnnlConvParams& p, int64_t ih, int64_t oh, int64_t pt, int64_t
   memory::desc w_md = WeightsMd(p, tag::any);
   dnnl::post_ops po;
   if (p.has_z) po.append_sum(1.f);
-  AppendAct(p, &po);
+  AppendAct(static_cast<ConvAct>(p.act), p.a0, p.a1, &po);
   dnnl::primitive_attr attr;
   attr.set_post_ops(po);
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);

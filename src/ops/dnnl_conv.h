@@ -17,7 +17,18 @@
 namespace ge::ops_util {
 
 // Fused activations (FusedConv's `activation` attribute).
-enum class ConvAct : int32_t { kNone, kRelu, kLeakyRelu, kClip, kSigmoid, kHardSigmoid, kHardSwish, kTanh, kSwish };
+enum class ConvAct : int32_t {
+  kNone,
+  kRelu,
+  kLeakyRelu,
+  kClip,
+  kSigmoid,
+  kHardSigmoid,
+  kHardSwish,
+  kTanh,
+  kSwish,
+  kGelu  // erf form: 0.5 x (1 + erf(x / sqrt 2))
+};
 
 // Parses an activation name ("" = none); false for an unknown name.
 bool ParseConvAct(const std::string& name, ConvAct* act);
