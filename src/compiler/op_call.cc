@@ -1,5 +1,7 @@
 #include "compiler/op_call.h"
 
+#include "base/error_message.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -65,8 +67,12 @@ Status OpCall::InferShape() {
     return Status::Ok();
   }
   gert::InferShapeContext ctx(&data_);
-  if (impl->infer_shape(&ctx) != GRAPH_SUCCESS)
-    return InvalidArgument("{}: shape inference failed for inputs ({})", NodeLabel(*node_), DescribeInputs());
+  SetRecentErrMsg("");
+  if (impl->infer_shape(&ctx) != GRAPH_SUCCESS) {
+    const std::string why = RecentErrMsg();
+    return InvalidArgument("{}: shape inference failed for inputs ({}){}{}", NodeLabel(*node_), DescribeInputs(),
+                           why.empty() ? "" : ": ", why);
+  }
   for (auto& o : outputs_) o.MutableOriginShape() = o.GetStorageShape();
   return Status::Ok();
 }

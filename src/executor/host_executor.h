@@ -6,6 +6,7 @@
 #define GE_SRC_EXECUTOR_HOST_EXECUTOR_H_
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "acl/acl_rt.h"
@@ -48,6 +49,7 @@ class HostExecutor {
   };
   struct Step {
     NodeId node;
+    std::string label;  // NodeLabel: names the node's kernel launches in device errors
     NodeBinding binding;
     OpCall call;
     bool needs_sync = false;  // a value-depend input is computed on the device

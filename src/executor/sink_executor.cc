@@ -161,9 +161,10 @@ Status SinkExecutor::AddTasks() {
         case KernelArg::kConstant: addrs.push_back(constant_addr_[a.value]); break;
       }
     }
-    if (aclmdlRIAddKernelTask(model_, stream, t.kernel, t.block_dim, addrs.data(), static_cast<uint32_t>(addrs.size()),
-                              t.tiling.empty() ? nullptr : t.tiling.data(),
-                              static_cast<uint32_t>(t.tiling.size())) != ACL_SUCCESS)
+    const std::string label = NodeLabel(graph_->node(t.node));
+    if (aclmdlRIAddKernelTaskWithName(model_, stream, label.c_str(), t.kernel, t.block_dim, addrs.data(),
+                                      static_cast<uint32_t>(addrs.size()), t.tiling.empty() ? nullptr : t.tiling.data(),
+                                      static_cast<uint32_t>(t.tiling.size())) != ACL_SUCCESS)
       return Internal("{}: cannot add its kernel task: {}", NodeLabel(graph_->node(t.node)), aclGetRecentErrMsg());
     ++stream_tasks[stream];
     if (s.event[t.position] >= 0) {
@@ -216,8 +217,8 @@ Status SinkExecutor::RunWithDeviceBuffers(const std::vector<DeviceBuffer>& input
   for (size_t o = 0; o < gout.size(); ++o)
     if (output_zero_copy_[o] && bytes_of(gout[o]) > 0)
       GE_RETURN_IF_ERROR(Rebind(output_slots_[o], outputs[o].data, &bound_outputs_[o]));
-  if (aclmdlRIExecute(model_, -1) != ACL_SUCCESS)
-    return Internal("device model execution failed: {}", aclGetRecentErrMsg());
+  if (aclError ret = aclmdlRIExecute(model_, -1); ret != ACL_SUCCESS)
+    return DeviceError(ret, "device model execution failed");
   for (size_t o = 0; o < gout.size(); ++o) {  // outputs that are not the kernels' own
     if (output_zero_copy_[o]) continue;
     const int src = output_source_[o];
@@ -237,8 +238,8 @@ Status SinkExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<Host
       aclrtMemcpy(arena_ + program_.input_offsets[i], inputs[i].NumBytes(), inputs[i].data(), inputs[i].NumBytes(),
                   ACL_MEMCPY_HOST_TO_DEVICE);
   }
-  if (aclmdlRIExecute(model_, -1) != ACL_SUCCESS)
-    return Internal("device model execution failed: {}", aclGetRecentErrMsg());
+  if (aclError ret = aclmdlRIExecute(model_, -1); ret != ACL_SUCCESS)
+    return DeviceError(ret, "device model execution failed");
   outputs->resize(graph_->outputs().size());
   for (size_t o = 0; o < graph_->outputs().size(); ++o) {
     ValueId v = graph_->outputs()[o];
