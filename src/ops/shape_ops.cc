@@ -199,7 +199,9 @@ bool RangeParams(const Ctx* ctx, RangeTiling* t) {
   if (!ReadScalar(ctx->GetInputTensor(0), &start) || !ReadScalar(ctx->GetInputTensor(1), &limit) ||
       !ReadScalar(ctx->GetInputTensor(2), &delta) || delta == 0)
     return false;
-  t->n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+  const double n = std::ceil((limit - start) / delta);
+  if (!(n < 9.0e18)) return false;  // also NaN: no int64 count
+  t->n = std::max<int64_t>(0, static_cast<int64_t>(n));
   t->start = start;
   t->delta = delta;
   return true;
@@ -207,7 +209,7 @@ bool RangeParams(const Ctx* ctx, RangeTiling* t) {
 
 ge::graphStatus RangeShape(gert::InferShapeContext* ctx) {
   RangeTiling t{};
-  if (!RangeParams(ctx, &t)) return ge::GRAPH_FAILED;
+  if (!RangeParams(ctx, &t)) return InferFail("'delta' must be nonzero and the element count an int64");
   SetDims(ctx->GetOutputShape(0), {t.n});
   return ge::GRAPH_SUCCESS;
 }
