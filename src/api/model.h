@@ -4,6 +4,7 @@
 #define GE_SRC_API_MODEL_H_
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,11 @@ struct ModelOptions {
   int max_streams = 0;           // sink segments: model streams bound (0 = default, 1 = one stream)
 };
 
+// Run and RunWithDeviceBuffers are safe from any number of threads: one run at a time uses the
+// executors built by Load (the fast path, no allocation); a run that finds them busy takes an idle
+// copy of the per-run state from a small pool, made on first need (sink segments share their
+// compiled program and weights, with their own arena and device model; host segments get their
+// own executor).
 class Model {
  public:
   ~Model();
@@ -45,13 +51,21 @@ class Model {
  private:
   Model() = default;
   Status Compile();
-  Status RunCopyingDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs);
+  struct Instance;  // per-run state: a host executor or a compiled model
+  // Runs f(host, compiled) on the primary executors if free, else on a pooled instance.
+  template <typename F>
+  Status WithInstance(F&& f);
+  Status RunCopyingDeviceBuffers(HostExecutor* host, CompiledModel* compiled, const std::vector<DeviceBuffer>& inputs,
+                                 const std::vector<DeviceBuffer>& outputs);
   std::shared_ptr<Graph> graph_;
   ModelOptions options_;
   std::string mode_;
   std::string source_;  // file name for error messages
   std::unique_ptr<HostExecutor> host_;
   std::unique_ptr<CompiledModel> compiled_;
+  std::mutex primary_mu_;                         // held by the run using host_ / compiled_
+  std::mutex spare_mu_;                           // guards spare_
+  std::vector<std::unique_ptr<Instance>> spare_;  // idle per-run state for concurrent runs
 };
 
 }  // namespace ge

@@ -37,6 +37,7 @@ Status HostExecutor::Create(std::shared_ptr<const Graph> graph, const std::vecto
                             std::unique_ptr<HostExecutor>* out) {
   std::unique_ptr<HostExecutor> ex(new HostExecutor());
   ex->graph_ = std::move(graph);
+  if (placement) ex->placement_ = *placement;
   GE_RETURN_IF_ERROR(ex->Init());
   for (auto& step : ex->steps_) {
     const auto* impl = step->binding.impl;
@@ -46,6 +47,10 @@ Status HostExecutor::Create(std::shared_ptr<const Graph> graph, const std::vecto
   }
   *out = std::move(ex);
   return Status::Ok();
+}
+
+Status HostExecutor::Clone(std::unique_ptr<HostExecutor>* out) const {
+  return Create(graph_, placement_.empty() ? nullptr : &placement_, out);
 }
 
 Status HostExecutor::Init() {
