@@ -4,6 +4,7 @@
 // of the in-range cases are computed by hand from the ONNX operator definitions.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "ops_test_util.h"
@@ -104,6 +105,32 @@ TEST(IndexBounds, MaxRoiPoolBatchIndex) {
   ExpectRuns(n, {4});
   n.inputs[1] = F32({1, 5}, {3, 0, 0, 1, 1});
   ExpectIndexError(n, "input 'rois' row 0 batch index 3 is out of range [0, 0]");
+}
+
+TEST(IndexBounds, NegativeLogLikelihoodLossTarget) {
+  // loss[n] = -input[n][target[n]] (reduction none); an ignored target contributes 0.
+  OneNode n{"NegativeLogLikelihoodLoss",
+            {F32({2, 3}, {-1, -2, -3, -4, -5, -6}), I64({2}, {0, 2})},
+            {{"reduction", std::string("none")}},
+            {2}};
+  ExpectRuns(n, {1, 6});
+  n.inputs[1] = I64({2}, {0, 3});
+  ExpectIndexError(n, "input 'target' value 3 is out of range [0, 2]");
+  n.attrs["ignore_index"] = int64_t{3};
+  ExpectRuns(n, {1, 0});
+  n.inputs[1] = I64({2}, {-1, 0});
+  ExpectIndexError(n, "input 'target' value -1 is out of range [0, 2] and not ignore_index 3");
+}
+
+TEST(IndexBounds, GridSampleFarOutsideOrNaNCoordinatesReadZeros) {
+  // padding_mode zeros: a sample outside the input is 0 (ONNX GridSample); NaN is defined as 0.
+  OneNode n{"GridSample",
+            {F32({1, 1, 2, 2}, {1, 2, 3, 4}), F32({1, 1, 3, 2}, {1e30f, 1e30f, -1e30f, 0.f, NAN, NAN})},
+            {{"align_corners", int64_t{1}}},
+            {1, 1, 1, 3}};
+  ExpectRuns(n, {0, 0, 0});
+  n.inputs[1] = F32({1, 1, 3, 2}, {-1, -1, 1, 1, 1, -1});  // corners: (0,0), (1,1), (x=1,y=0)
+  ExpectRuns(n, {1, 4, 2});
 }
 
 TEST(IndexBounds, ConstantIndicesOutOfRangeFailTheCompile) {

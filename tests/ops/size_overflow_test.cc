@@ -72,6 +72,29 @@ TEST(SizeOverflow, HostTensorOfAnOverflowingShapeIsRejectedByRun) {
   EXPECT_EQ(st.message(), "input 'x': shape [4611686018427387905] does not describe its 0 bytes of float32");
 }
 
+TEST(SizeOverflow, SplitSizesMustAddUpToTheAxis) {
+  auto g = std::make_shared<Graph>("g");
+  ValueId x = g->AddInput("x", TensorDesc{DT_FLOAT, FORMAT_ND, Shape({4})});
+  ValueId sizes = g->AddConstant("sizes", I64({2}, {3, 3}));
+  ValueId a = g->AddValue("a"), b = g->AddValue("b");
+  g->AddNode("n", "Split", {x, sizes}, {a, b});
+  g->AddOutput(a);
+  g->AddOutput(b);
+  std::unique_ptr<Model> m;
+  Status st = Model::FromGraph(g, {}, &m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("node 'n' (Split): shape inference failed"), std::string::npos) << st.message();
+}
+
+TEST(SizeOverflow, PadsThatCropMoreThanTheDim) {
+  Status st = CompileWithConstant("Pad", F32({4}, {1, 2, 3, 4}), I64({2}, {-5, 0}));
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("pads -5 and 0 do not fit dim 0 of size 4"), std::string::npos) << st.message();
+  st = CompileWithConstant("Pad", F32({4}, {1, 2, 3, 4}), I64({2}, {int64_t{1} << 62, int64_t{1} << 62}));
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("do not fit dim 0 of size 4"), std::string::npos) << st.message();
+}
+
 TEST(SizeOverflow, RangeCountNotAnInteger) {
   auto g = std::make_shared<Graph>("g");
   ValueId a = g->AddConstant("a", F32({}, {0}));
