@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "base/checked_math.h"
 #include "commands.h"
 #include "graph/npy.h"
 
@@ -50,10 +51,10 @@ Status ParseInputShapes(const std::vector<std::string>& args, std::map<std::stri
     while (true) {
       size_t comma = v.find(',', pos);
       std::string item = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-      bool digits = !item.empty() && item.size() <= 18 && item.find_first_not_of("0123456789") == std::string::npos;
-      if (!digits)
-        return InvalidArgument("--input-shape {}: '{}' is not a list of non-negative integers (item '{}')", k, v, item);
-      dims.push_back(std::stoll(item));
+      auto d = ParseInt64(item);
+      if (!d || *d < 0)
+        return InvalidArgument("--input-shape {}: '{}' is not a list of dimensions (integers >= 0)", k, v);
+      dims.push_back(*d);
       if (comma == std::string::npos) break;
       pos = comma + 1;
     }
@@ -79,6 +80,8 @@ Status PrepareInputs(const Graph& graph, const std::vector<std::string>& input_f
   for (ValueId v : graph.inputs()) known[graph.value(v).name] = true;
   for (const auto& [k, f] : files)
     if (!known.count(k)) return InvalidArgument("--input {}: the model has no input named '{}'", k, k);
+  for (const auto& [k, s] : shapes)
+    if (!known.count(k)) return InvalidArgument("--input-shape {}: the model has no input named '{}'", k, k);
   inputs->clear();
   for (size_t i = 0; i < graph.inputs().size(); ++i) {
     const Value& decl = graph.value(graph.inputs()[i]);
@@ -94,17 +97,20 @@ Status PrepareInputs(const Graph& graph, const std::vector<std::string>& input_f
         while (pos <= spec.size()) {
           size_t comma = spec.find(',', pos);
           std::string item = spec.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-          try {
-            dims.push_back(std::stoll(item));
-          } catch (...) {
-            return InvalidArgument("--input-shape {}: '{}' is not a list of integers", decl.name, spec);
-          }
+          auto d = ParseInt64(item);
+          if (!d || *d < 0)
+            return InvalidArgument("--input-shape {}: '{}' is not a list of dimensions (integers >= 0)", decl.name,
+                                   spec);
+          dims.push_back(*d);
           if (comma == std::string::npos) break;
           pos = comma + 1;
         }
       }
       for (auto& d : dims)
-        if (d < 0) d = 1;
+        if (d < 0) d = 1;  // a dynamic dim of the declared shape, no --input-shape given
+      if (!CheckedTensorBytes(dims, GetSizeByDataType(decl.desc.dtype)))
+        return InvalidArgument("input '{}': shape {} is too large (its byte size overflows 64 bits)", decl.name,
+                               Shape(dims).ToString());
       t = HostTensor(decl.desc.dtype, Shape(dims));
       FillRandom(&t, static_cast<uint32_t>(i + 1));
     }

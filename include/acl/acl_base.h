@@ -28,6 +28,9 @@ typedef int aclError;
 #define ACL_ERROR_RT_MEMORY_FREE 207002
 #define ACL_ERROR_RT_STREAM_SYNC_TIMEOUT 107022
 #define ACL_ERROR_RT_INTERNAL_ERROR 507899
+// A kernel found its input data invalid (an index out of range, ...) and reported it with
+// aclrtReportKernelError; the message names the launch (node), the input and the value.
+#define ACL_ERROR_RT_KERNEL_DATA 507015
 
 // The message of the most recent failure on this thread ("" if none). Valid until the next
 // failing call on this thread.

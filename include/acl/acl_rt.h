@@ -85,14 +85,27 @@ typedef struct aclrtKernelArgs {
   uint32_t numAddrs;
   const void* tiling;  // tiling data written by the op's tiling function
   uint32_t tilingSize;
-  uint32_t blockIdx;  // this block
-  uint32_t blockDim;  // number of blocks of this launch
+  uint32_t blockIdx;      // this block
+  uint32_t blockDim;      // number of blocks of this launch
+  const void* errorSlot;  // GE: set by the runtime, for aclrtReportKernelError
 } aclrtKernelArgs;
 typedef void (*aclrtKernelFunc)(const aclrtKernelArgs* args);
+
+// GE: a kernel reports that its input data is invalid (e.g. an index out of range); `msg` names
+// the input and the value. The kernel then returns without touching memory out of bounds. The
+// first report of a launch wins; the launch's stream returns ACL_ERROR_RT_KERNEL_DATA at its next
+// synchronize (a model: that execution returns it), the recent error message being
+// "<launch name>: <msg>" (or `msg` for an unnamed launch). Safe from concurrent blocks.
+void aclrtReportKernelError(const aclrtKernelArgs* args, const char* msg);
 
 // Copies addrs and tiling at launch, so the caller may reuse its buffers at once.
 aclError aclrtLaunchKernel(aclrtKernelFunc func, uint32_t blockDim, void* const* addrs, uint32_t numAddrs,
                            const void* tiling, uint32_t tilingSize, aclrtStream stream);
+
+// GE: aclrtLaunchKernel naming the launch (e.g. its graph node) in the errors its kernel reports.
+// `name` is not copied: it must stay valid until the stream has run the launch.
+aclError aclrtLaunchKernelWithName(const char* name, aclrtKernelFunc func, uint32_t blockDim, void* const* addrs,
+                                   uint32_t numAddrs, const void* tiling, uint32_t tilingSize, aclrtStream stream);
 
 // ---- models (GE; cf. Ascend rtModel / aclmdlRI) --------------------------------------------
 // A model is a task list over `numStreams` model-internal streams, built once, then executed
@@ -102,6 +115,10 @@ aclError aclrtLaunchKernel(aclrtKernelFunc func, uint32_t blockDim, void* const*
 aclError aclmdlRICreate(uint32_t numStreams, uint32_t numEvents, aclmdlRI* model);
 aclError aclmdlRIAddKernelTask(aclmdlRI model, uint32_t modelStream, aclrtKernelFunc func, uint32_t blockDim,
                                void* const* addrs, uint32_t numAddrs, const void* tiling, uint32_t tilingSize);
+// GE: aclmdlRIAddKernelTask naming the task (copied) in the errors its kernel reports.
+aclError aclmdlRIAddKernelTaskWithName(aclmdlRI model, uint32_t modelStream, const char* name, aclrtKernelFunc func,
+                                       uint32_t blockDim, void* const* addrs, uint32_t numAddrs, const void* tiling,
+                                       uint32_t tilingSize);
 aclError aclmdlRIAddMemcpyTask(aclmdlRI model, uint32_t modelStream, void* dst, const void* src, size_t count);
 aclError aclmdlRIAddCallbackTask(aclmdlRI model, uint32_t modelStream, aclrtCallback fn, void* userData);
 aclError aclmdlRIAddEventRecord(aclmdlRI model, uint32_t modelStream, uint32_t modelEvent);

@@ -1,8 +1,11 @@
 #include "api/model.h"
 
+#include "base/checked_math.h"
+
 #include <cstdlib>
 #include <cstring>
 
+#include "base/checked_math.h"
 #include "compiler/partitioner.h"
 #include "compiler/passes/layout_nhwc.h"
 #include "compiler/passes/pass_manager.h"
@@ -17,7 +20,36 @@
 
 namespace ge {
 
+struct Model::Instance {
+  std::unique_ptr<HostExecutor> host;
+  std::unique_ptr<CompiledModel> compiled;
+};
+
 Model::~Model() = default;
+
+template <typename F>
+Status Model::WithInstance(F&& f) {
+  {
+    std::unique_lock<std::mutex> lk(primary_mu_, std::try_to_lock);
+    if (lk.owns_lock()) return f(host_.get(), compiled_.get());
+  }
+  std::unique_ptr<Instance> inst;
+  {
+    std::lock_guard<std::mutex> lk(spare_mu_);
+    if (!spare_.empty()) {
+      inst = std::move(spare_.back());
+      spare_.pop_back();
+    }
+  }
+  if (!inst) {  // clones read only what compilation fixed, so the primary may be running
+    inst = std::make_unique<Instance>();
+    GE_RETURN_IF_ERROR(compiled_ ? compiled_->Clone(&inst->compiled) : host_->Clone(&inst->host));
+  }
+  Status st = f(inst->host.get(), inst->compiled.get());
+  std::lock_guard<std::mutex> lk(spare_mu_);
+  spare_.push_back(std::move(inst));
+  return st;
+}
 
 Status Model::Load(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out) {
   GE_RETURN_IF_ERROR(LoadCustomOpLibsFromEnv());  // custom operators before parsing (fallback issue)
@@ -131,6 +163,9 @@ Status Model::SpecializeInputShapes() {
     Shape given(dims);
     for (int64_t x : dims)
       if (x < 0) return InvalidArgument("input shape for '{}': {} has a negative dim", name, given.ToString());
+    if (!CheckedTensorBytes(dims, GetSizeByDataType(graph_->value(id).desc.dtype)))
+      return InvalidArgument("input '{}': shape {} is too large (its byte size overflows 64 bits)", name,
+                             given.ToString());
     if (!d.shape.IsUnknownRank()) {
       bool ok = d.shape.GetDimNum() == dims.size();
       for (size_t i = 0; ok && i < dims.size(); ++i) ok = d.shape.GetDim(i) < 0 || d.shape.GetDim(i) == dims[i];
@@ -151,25 +186,27 @@ std::string Model::DescribeSegments() const {
 MemoryReport Model::memory_report() const { return compiled_ ? compiled_->memory_report() : MemoryReport(); }
 
 Status Model::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
-  Status st = compiled_ ? compiled_->Run(inputs, outputs) : host_->Run(inputs, outputs);
+  Status st = WithInstance([&](HostExecutor* host, CompiledModel* compiled) {
+    return compiled ? compiled->Run(inputs, outputs) : host->Run(inputs, outputs);
+  });
   if (!st.ok() && !source_.empty()) st.Prepend(source_ + ": ");
   return st;
 }
 
 Status Model::RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs) {
-  Status st;
-  if (SinkExecutor* sink = compiled_ ? compiled_->whole_graph_sink() : nullptr) {
-    st = sink->RunWithDeviceBuffers(inputs, outputs);
-  } else {
-    st = RunCopyingDeviceBuffers(inputs, outputs);
-  }
+  Status st = WithInstance([&](HostExecutor* host, CompiledModel* compiled) {
+    if (SinkExecutor* sink = compiled ? compiled->whole_graph_sink() : nullptr)
+      return sink->RunWithDeviceBuffers(inputs, outputs);
+    return RunCopyingDeviceBuffers(host, compiled, inputs, outputs);
+  });
   if (!st.ok() && !source_.empty()) st.Prepend(source_ + ": ");
   return st;
 }
 
 // Host or mixed scheduling: the buffers' bytes go through HostTensors (device memory is host
 // memory on this device).
-Status Model::RunCopyingDeviceBuffers(const std::vector<DeviceBuffer>& inputs,
+Status Model::RunCopyingDeviceBuffers(HostExecutor* host, CompiledModel* compiled,
+                                      const std::vector<DeviceBuffer>& inputs,
                                       const std::vector<DeviceBuffer>& outputs) {
   const auto& gin = graph_->inputs();
   const auto& gout = graph_->outputs();
@@ -186,7 +223,7 @@ Status Model::RunCopyingDeviceBuffers(const std::vector<DeviceBuffer>& inputs,
     in.push_back(std::move(t));
   }
   std::vector<HostTensor> out;
-  GE_RETURN_IF_ERROR(compiled_ ? compiled_->Run(in, &out) : host_->Run(in, &out));
+  GE_RETURN_IF_ERROR(compiled ? compiled->Run(in, &out) : host->Run(in, &out));
   for (size_t o = 0; o < gout.size(); ++o) {
     GE_RETURN_IF_ERROR(
         CheckDeviceBuffer("output", graph_->value(gout[o]).name, out[o].desc(), out[o].NumBytes(), outputs[o]));

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,11 @@ struct ModelOptions {
   std::map<std::string, std::vector<int64_t>> input_shapes;
 };
 
+// Run and RunWithDeviceBuffers are safe from any number of threads: one run at a time uses the
+// executors built by Load (the fast path, no allocation); a run that finds them busy takes an idle
+// copy of the per-run state from a small pool, made on first need (sink segments share their
+// compiled program and weights, with their own arena and device model; host segments get their
+// own executor).
 class Model {
  public:
   ~Model();
@@ -55,7 +61,12 @@ class Model {
   Status SpecializeInputShapes();
   void ReleaseUnreadConstants();
   void ReleaseSunkConstants();
-  Status RunCopyingDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs);
+  struct Instance;  // per-run state: a host executor or a compiled model
+  // Runs f(host, compiled) on the primary executors if free, else on a pooled instance.
+  template <typename F>
+  Status WithInstance(F&& f);
+  Status RunCopyingDeviceBuffers(HostExecutor* host, CompiledModel* compiled, const std::vector<DeviceBuffer>& inputs,
+                                 const std::vector<DeviceBuffer>& outputs);
   std::shared_ptr<Graph> graph_;
   ModelOptions options_;
   std::string mode_;
@@ -63,6 +74,9 @@ class Model {
   std::string optimizer_report_;
   std::unique_ptr<HostExecutor> host_;
   std::unique_ptr<CompiledModel> compiled_;
+  std::mutex primary_mu_;                         // held by the run using host_ / compiled_
+  std::mutex spare_mu_;                           // guards spare_
+  std::vector<std::unique_ptr<Instance>> spare_;  // idle per-run state for concurrent runs
 };
 
 }  // namespace ge

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/checked_math.h"
+
 namespace ge {
 
 bool Shape::IsStatic() const {
@@ -13,11 +15,8 @@ bool Shape::IsStatic() const {
 }
 
 int64_t Shape::GetShapeSize() const {
-  if (!IsStatic()) return -1;
-  int64_t n = 1;
-  for (int64_t d : dims_)
-    if (__builtin_mul_overflow(n, d, &n)) return -1;
-  return n;
+  if (unknown_rank_) return -1;
+  return CheckedElementCount(dims_).value_or(-1);
 }
 
 std::string Shape::ToString() const {

@@ -28,6 +28,7 @@ class Shape {
   const std::vector<int64_t>& GetDims() const { return dims_; }
   std::vector<int64_t>& MutableDims() { return dims_; }
   // Element count, -1 if not static. Saturates to -1 on overflow.
+  // Product of the dims; -1 when a dim is unknown, the rank is unknown, or the product overflows.
   int64_t GetShapeSize() const;
   std::string ToString() const;  // "[1, 3, -1]" or "[?]" for unknown rank
   bool operator==(const Shape& o) const { return unknown_rank_ == o.unknown_rank_ && dims_ == o.dims_; }

@@ -1,5 +1,8 @@
 #include "compiler/op_call.h"
 
+#include "base/checked_math.h"
+#include "base/error_message.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -65,9 +68,24 @@ Status OpCall::InferShape() {
     return Status::Ok();
   }
   gert::InferShapeContext ctx(&data_);
-  if (impl->infer_shape(&ctx) != GRAPH_SUCCESS)
-    return InvalidArgument("{}: shape inference failed for inputs ({})", NodeLabel(*node_), DescribeInputs());
-  for (auto& o : outputs_) o.MutableOriginShape() = o.GetStorageShape();
+  SetRecentErrMsg("");
+  if (impl->infer_shape(&ctx) != GRAPH_SUCCESS) {
+    const std::string why = RecentErrMsg();
+    return InvalidArgument("{}: shape inference failed for inputs ({}){}{}", NodeLabel(*node_), DescribeInputs(),
+                           why.empty() ? "" : ": ", why);
+  }
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    gert::Tensor& o = outputs_[i];
+    o.MutableOriginShape() = o.GetStorageShape();
+    const gert::Shape& s = o.GetStorageShape();
+    bool known = true;
+    for (size_t d = 0; d < s.GetDimNum(); ++d) known = known && s.GetDim(d) >= 0;
+    if (!known) continue;  // unknown dims (static inference of a dynamic graph)
+    auto n = CheckedElementCount(s.GetDims(), s.GetDimNum());
+    if (!n || !CheckedByteSize(*n, std::max<size_t>(GetSizeByDataType(o.GetDataType()), 1)))
+      return InvalidArgument("{}: output {} shape {} is too large (its byte size overflows 64 bits)", NodeLabel(*node_),
+                             i, ShapeToString(s));
+  }
   return Status::Ok();
 }
 

@@ -5,6 +5,7 @@
 #include "base/log.h"
 #include "compiler/op_call.h"
 #include "compiler/passes/shape_folding.h"
+#include "runtime/kernel_error.h"
 
 namespace ge {
 namespace {
@@ -30,15 +31,21 @@ Status FoldNode(Graph* g, const Node& node, OpCall& call, std::vector<HostTensor
     if (a == nullptr) a = dummy;  // empty tensors still get an address, as on the device
   for (size_t i = 0; i < call.num_inputs(); ++i)
     if (!call.data().inputs[i]) addrs[i] = nullptr;
+  const std::string label = NodeLabel(node);
+  rt::KernelErrorSlot slot;
+  const rt::KernelErrorTag tag{&slot, label.c_str()};
   for (uint32_t b = 0; b < call.data().block_dim; ++b) {
     aclrtKernelArgs args{addrs.data(),
                          static_cast<uint32_t>(addrs.size()),
                          call.tiling().GetData(),
                          static_cast<uint32_t>(call.tiling().GetDataSize()),
                          b,
-                         call.data().block_dim};
+                         call.data().block_dim,
+                         &tag};
     impl->kernel(&args);
   }
+  std::string msg;
+  if (slot.Take(&msg)) return InvalidArgument("{}", msg);
   return Status::Ok();
 }
 

@@ -38,6 +38,23 @@ Status CompiledModel::Create(std::shared_ptr<const Graph> graph, const std::vect
   return Status::Ok();
 }
 
+Status CompiledModel::Clone(std::unique_ptr<CompiledModel>* out) const {
+  std::unique_ptr<CompiledModel> m(new CompiledModel());
+  m->graph_ = graph_;
+  m->segments_ = segments_;
+  m->whole_graph_ = whole_graph_;
+  for (size_t k = 0; k < segments_.size(); ++k) {
+    std::unique_ptr<SinkExecutor> sink;
+    std::unique_ptr<HostExecutor> host;
+    if (sinks_[k]) GE_RETURN_IF_ERROR(sinks_[k]->Clone(&sink));
+    if (hosts_[k]) GE_RETURN_IF_ERROR(hosts_[k]->Clone(&host));
+    m->sinks_.push_back(std::move(sink));
+    m->hosts_.push_back(std::move(host));
+  }
+  *out = std::move(m);
+  return Status::Ok();
+}
+
 std::string CompiledModel::mode() const {
   bool any_sink = false, any_host = false;
   for (const auto& s : segments_) (s.sink ? any_sink : any_host) = true;

@@ -27,6 +27,9 @@ class CompiledModel {
   static Status Create(std::shared_ptr<const Graph> graph, const std::vector<Placement>& placement,
                        const CompileOptions& options, std::unique_ptr<CompiledModel>* out);
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
+  // The same segments with their own per-run state (sink: shared program and weights, own
+  // arena and device model; host: own executor): what a concurrent run needs.
+  Status Clone(std::unique_ptr<CompiledModel>* out) const;
 
   // "sink", "host" or "mixed".
   std::string mode() const;

@@ -47,7 +47,11 @@ graphStatus LoopExecute(gert::OpExecuteContext* ctx) {
   bool cond = c && c->GetAddr() ? ReadScalarBool(c) : true;
   std::vector<HostTensor> carried;
   for (size_t i = 2; i < explicit_inputs; ++i) carried.push_back(DownloadTensor(*ctx->GetInputTensor(i)));
-  size_t n = carried.size(), k = node.outputs.size() - n;
+  size_t n = carried.size();
+  if (explicit_inputs < 2 || node.outputs.size() < n)
+    return Fail(ctx, InvalidArgument("{}: {} inputs and {} outputs do not fit M, cond and {} carried values",
+                                     NodeLabel(node), explicit_inputs, node.outputs.size(), n));
+  size_t k = node.outputs.size() - n;
   std::vector<std::vector<HostTensor>> scans(k);
   for (int64_t it = 0; it < max_iter && cond; ++it) {
     std::vector<HostTensor> formal = {Scalar(DT_INT64, it), Scalar(DT_BOOL, cond)};
@@ -58,6 +62,8 @@ graphStatus LoopExecute(gert::OpExecuteContext* ctx) {
     if (outs.size() != 1 + n + k)
       return Fail(
           ctx, InvalidArgument("{}: body returned {} outputs, expected {}", NodeLabel(node), outs.size(), 1 + n + k));
+    if (outs[0].NumBytes() == 0)
+      return Fail(ctx, InvalidArgument("{}: body returned an empty condition", NodeLabel(node)));
     cond = *static_cast<const uint8_t*>(outs[0].data()) != 0;
     for (size_t i = 0; i < n; ++i) carried[i] = std::move(outs[1 + i]);
     for (size_t j = 0; j < k; ++j) scans[j].push_back(std::move(outs[1 + n + j]));
@@ -83,17 +89,36 @@ graphStatus ScanExecute(gert::OpExecuteContext* ctx) {
   auto* num_scan = node.GetAttr<int64_t>("num_scan_inputs");
   if (body == nullptr || num_scan == nullptr)
     return Fail(ctx, InvalidArgument("{}: missing body or num_scan_inputs", NodeLabel(node)));
-  size_t explicit_inputs = node.inputs.size() - NumOuterRefs(node);
-  size_t m = static_cast<size_t>(*num_scan), n = explicit_inputs - m, k = node.outputs.size() - n;
+  const size_t explicit_inputs = node.inputs.size() - NumOuterRefs(node);
+  // ONNX: num_scan_inputs M in [1, inputs]; the N = inputs - M state values are also the first
+  // N outputs; every scan input has the same length along its (in range) scan axis.
+  if (*num_scan < 1 || static_cast<uint64_t>(*num_scan) > explicit_inputs)
+    return Fail(ctx, InvalidArgument("{}: num_scan_inputs {} must be in [1, {}] (the number of inputs)",
+                                     NodeLabel(node), *num_scan, explicit_inputs));
+  size_t m = static_cast<size_t>(*num_scan), n = explicit_inputs - m;
+  if (node.outputs.size() < n)
+    return Fail(ctx, InvalidArgument("{}: {} outputs, fewer than its {} state inputs", NodeLabel(node),
+                                     node.outputs.size(), n));
+  const size_t k = node.outputs.size() - n;
   std::vector<HostTensor> state, scan_in;
+  for (size_t i = 0; i < explicit_inputs; ++i)
+    if (ctx->GetInputTensor(i) == nullptr)
+      return Fail(ctx, InvalidArgument("{}: input {} is missing", NodeLabel(node), i));
   for (size_t i = 0; i < n; ++i) state.push_back(DownloadTensor(*ctx->GetInputTensor(i)));
   for (size_t j = 0; j < m; ++j) scan_in.push_back(DownloadTensor(*ctx->GetInputTensor(n + j)));
   std::vector<int64_t> axes(m);
+  int64_t len = -1;
   for (size_t j = 0; j < m; ++j) {
     int64_t a = ListAt(node, "scan_input_axes", j, 0), r = static_cast<int64_t>(scan_in[j].shape().GetDimNum());
     axes[j] = a < 0 ? a + r : a;
+    if (axes[j] < 0 || axes[j] >= r)
+      return Fail(ctx, InvalidArgument("{}: scan input {} has rank {}, no axis {}", NodeLabel(node), j, r, a));
+    const int64_t l = scan_in[j].shape().GetDim(axes[j]);
+    if (len >= 0 && l != len)
+      return Fail(ctx, InvalidArgument("{}: scan input {} has length {} along its scan axis, scan input 0 has {}",
+                                       NodeLabel(node), j, l, len));
+    len = l;
   }
-  int64_t len = m ? scan_in[0].shape().GetDim(axes[0]) : 0;
   std::vector<std::vector<HostTensor>> scans(k);
   for (int64_t t = 0; t < len; ++t) {
     std::vector<HostTensor> formal = state;
@@ -104,6 +129,9 @@ graphStatus ScanExecute(gert::OpExecuteContext* ctx) {
     std::vector<HostTensor> outs;
     Status st = RunSubgraph(ctx, *body, std::move(formal), &outs);
     if (!st.ok()) return Fail(ctx, st);
+    if (outs.size() != n + k)
+      return Fail(ctx,
+                  InvalidArgument("{}: body returned {} outputs, expected {}", NodeLabel(node), outs.size(), n + k));
     for (size_t i = 0; i < n; ++i) state[i] = std::move(outs[i]);
     for (size_t j = 0; j < k; ++j) scans[j].push_back(std::move(outs[n + j]));
   }

@@ -58,4 +58,9 @@ HostTensor DownloadTensor(const gert::Tensor& t) {
   return h;
 }
 
+Status DeviceError(int ret, const char* context) {
+  if (ret == ACL_ERROR_RT_KERNEL_DATA) return InvalidArgument("{}", aclGetRecentErrMsg());
+  return Internal("{}: {}", context, aclGetRecentErrMsg());
+}
+
 }  // namespace ge

@@ -22,6 +22,11 @@ Status AllocDeviceTensor(rt::CachingAllocator* alloc, DataType dt, const gert::S
 Status UploadConstant(const HostTensor& h, void** dev, gert::Tensor* t);
 HostTensor DownloadTensor(const gert::Tensor& t);
 
+// A failed synchronize or model execution (`ret`, with aclGetRecentErrMsg()) as a Status: a
+// kernel's data error (ACL_ERROR_RT_KERNEL_DATA, its message already naming the node) is an
+// invalid argument with that message; anything else is "<context>: <message>".
+Status DeviceError(int ret, const char* context);
+
 }  // namespace ge
 
 #endif  // GE_SRC_EXECUTOR_DEVICE_TENSOR_H_

@@ -37,6 +37,7 @@ Status HostExecutor::Create(std::shared_ptr<const Graph> graph, const std::vecto
                             std::unique_ptr<HostExecutor>* out) {
   std::unique_ptr<HostExecutor> ex(new HostExecutor());
   ex->graph_ = std::move(graph);
+  if (placement) ex->placement_ = *placement;
   GE_RETURN_IF_ERROR(ex->Init());
   for (auto& step : ex->steps_) {
     const auto* impl = step->binding.impl;
@@ -46,6 +47,10 @@ Status HostExecutor::Create(std::shared_ptr<const Graph> graph, const std::vecto
   }
   *out = std::move(ex);
   return Status::Ok();
+}
+
+Status HostExecutor::Clone(std::unique_ptr<HostExecutor>* out) const {
+  return Create(graph_, placement_.empty() ? nullptr : &placement_, out);
 }
 
 Status HostExecutor::Init() {
@@ -71,6 +76,7 @@ Status HostExecutor::Init() {
     auto step = std::make_unique<Step>();
     step->node = n;
     const Node& node = graph_->node(n);
+    step->label = NodeLabel(node);
     GE_RETURN_IF_ERROR(BindNode(node, &step->binding));
     step->call.Prepare(node, step->binding);
     for (size_t i = 0; i < node.inputs.size(); ++i)
@@ -104,8 +110,8 @@ Status HostExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<Host
     st = RunStep(*step);
     if (!st.ok()) break;
   }
-  if (aclrtSynchronizeStream(stream_) != ACL_SUCCESS && st.ok())
-    st = Internal("device error: {}", aclGetRecentErrMsg());
+  if (aclError ret = aclrtSynchronizeStream(stream_); ret != ACL_SUCCESS && st.ok())
+    st = DeviceError(ret, "device error");
   if (st.ok()) {
     outputs->clear();
     for (ValueId v : graph_->outputs()) outputs->push_back(DownloadTensor(slots_[v].tensor));
@@ -120,8 +126,8 @@ Status HostExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<Host
 Status HostExecutor::RunStep(Step& step) {
   const Node& node = graph_->node(step.node);
   OpCall& call = step.call;
-  if (step.needs_sync && aclrtSynchronizeStream(stream_) != ACL_SUCCESS)
-    return Internal("{}: device error: {}", NodeLabel(node), aclGetRecentErrMsg());
+  if (aclError ret = step.needs_sync ? aclrtSynchronizeStream(stream_) : ACL_SUCCESS; ret != ACL_SUCCESS)
+    return DeviceError(ret, "device error");
   for (size_t i = 0; i < node.inputs.size(); ++i)
     if (node.inputs[i] != kNoValue) call.input(i) = slots_[node.inputs[i]].tensor;
   const bool by_execute = step.binding.impl->outputs_by_execute;
@@ -193,9 +199,9 @@ Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces)
     addrs_.push_back(workspaces.back());
   }
   ++stats_.launches;
-  if (aclrtLaunchKernel(impl->kernel, call.data().block_dim, addrs_.data(), static_cast<uint32_t>(addrs_.size()),
-                        call.tiling().GetData(), static_cast<uint32_t>(call.tiling().GetDataSize()),
-                        stream_) != ACL_SUCCESS)
+  if (aclrtLaunchKernelWithName(step.label.c_str(), impl->kernel, call.data().block_dim, addrs_.data(),
+                                static_cast<uint32_t>(addrs_.size()), call.tiling().GetData(),
+                                static_cast<uint32_t>(call.tiling().GetDataSize()), stream_) != ACL_SUCCESS)
     return Internal("{}: kernel launch failed: {}", NodeLabel(node), aclGetRecentErrMsg());
   return Status::Ok();
 }

@@ -6,6 +6,7 @@
 #define GE_SRC_EXECUTOR_HOST_EXECUTOR_H_
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "acl/acl_rt.h"
@@ -32,6 +33,9 @@ class HostExecutor {
   // others their kernel (the host executor runs sink-placed nodes with their kernel too).
   static Status Create(std::shared_ptr<const Graph> graph, const std::vector<Placement>* placement,
                        std::unique_ptr<HostExecutor>* out);
+  // A fresh executor of the same graph and placement (its own stream, allocator and per-run
+  // state): what a concurrent run needs.
+  Status Clone(std::unique_ptr<HostExecutor>* out) const;
   // Checks inputs against the graph's declared inputs, runs, and copies outputs to host.
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
   const HostNodeStats& stats() const { return stats_; }
@@ -48,6 +52,7 @@ class HostExecutor {
   };
   struct Step {
     NodeId node;
+    std::string label;  // NodeLabel: names the node's kernel launches in device errors
     NodeBinding binding;
     OpCall call;
     bool needs_sync = false;  // a value-depend input is computed on the device
@@ -61,6 +66,7 @@ class HostExecutor {
   void Release(ValueId v);
 
   std::shared_ptr<const Graph> graph_;
+  std::vector<Placement> placement_;  // as given to Create (empty: none)
   std::vector<NodeId> order_;
   std::vector<std::unique_ptr<Step>> steps_;
   std::vector<ValueSlot> slots_;

@@ -11,18 +11,37 @@
 
 namespace ge::host_op {
 namespace {
-// Nested executors, one per subgraph, created on first use.
-Status SubgraphExecutor(const std::shared_ptr<Graph>& g, HostExecutor** out) {
-  static std::mutex mu;
-  static std::map<const Graph*, std::unique_ptr<HostExecutor>> cache;
-  std::lock_guard<std::mutex> lock(mu);
-  auto& ex = cache[g.get()];
-  if (!ex) {
+// Nested executors of subgraphs, pooled per subgraph: a run takes an idle one (or makes one) and
+// gives it back, so concurrent runs of one model (and of models sharing a subgraph) never share
+// an executor. The pool holds the graph weakly: an entry whose graph is gone (its address
+// reused) is dropped.
+struct SubgraphPool {
+  std::weak_ptr<Graph> graph;
+  std::vector<std::unique_ptr<HostExecutor>> idle;
+};
+std::mutex pools_mu;
+std::map<const Graph*, SubgraphPool> pools;
+
+Status AcquireSubgraphExecutor(const std::shared_ptr<Graph>& g, std::unique_ptr<HostExecutor>* out) {
+  std::lock_guard<std::mutex> lock(pools_mu);
+  SubgraphPool& p = pools[g.get()];
+  if (p.graph.lock() != g) {  // first use of this subgraph: infer it once, before any executor
+    p = SubgraphPool{};
     GE_RETURN_IF_ERROR(RunStaticInference(g.get()));
-    GE_RETURN_IF_ERROR(HostExecutor::Create(g, nullptr, &ex));
+    p.graph = g;
   }
-  *out = ex.get();
-  return Status::Ok();
+  if (!p.idle.empty()) {
+    *out = std::move(p.idle.back());
+    p.idle.pop_back();
+    return Status::Ok();
+  }
+  return HostExecutor::Create(g, nullptr, out);
+}
+
+void ReleaseSubgraphExecutor(const std::shared_ptr<Graph>& g, std::unique_ptr<HostExecutor> ex) {
+  std::lock_guard<std::mutex> lock(pools_mu);
+  SubgraphPool& p = pools[g.get()];
+  if (p.graph.lock() == g) p.idle.push_back(std::move(ex));
 }
 }  // namespace
 
@@ -51,9 +70,10 @@ Status RunSubgraph(gert::OpExecuteContext* ctx, const std::shared_ptr<Graph>& g,
     if (!refs || k == refs->size()) return Internal("{}: subgraph input '{}' is not bound", NodeLabel(node), name);
     formal.push_back(InputToHost(ctx, explicit_inputs + k));
   }
-  HostExecutor* ex = nullptr;
-  GE_RETURN_IF_ERROR(SubgraphExecutor(g, &ex));
+  std::unique_ptr<HostExecutor> ex;
+  GE_RETURN_IF_ERROR(AcquireSubgraphExecutor(g, &ex));
   Status st = ex->Run(formal, outs);
+  ReleaseSubgraphExecutor(g, std::move(ex));
   if (!st.ok()) st.Prepend(NodeLabel(node) + " subgraph '" + g->name() + "': ");
   return st;
 }

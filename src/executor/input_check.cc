@@ -1,5 +1,7 @@
 #include "executor/input_check.h"
 
+#include "base/checked_math.h"
+
 namespace ge {
 
 Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& inputs) {
@@ -17,6 +19,10 @@ Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& input
     if (!ok)
       return InvalidArgument("input '{}': expected {}, got {}{}", decl.name, decl.desc.ToString(),
                              DataTypeName(t.dtype()), t.shape().ToString());
+    auto bytes = CheckedTensorBytes(t.shape().GetDims(), GetSizeByDataType(t.dtype()));
+    if (decl.desc.kind == ValueKind::kTensor && (t.shape().IsUnknownRank() || !bytes || *bytes != t.NumBytes()))
+      return InvalidArgument("input '{}': shape {} does not describe its {} bytes of {}", decl.name,
+                             t.shape().ToString(), t.NumBytes(), DataTypeName(t.dtype()));
   }
   return Status::Ok();
 }

@@ -16,7 +16,6 @@ namespace ge {
 SinkExecutor::~SinkExecutor() {
   if (model_) aclmdlRIDestroy(model_);
   if (arena_) aclrtFree(arena_);
-  if (weights_) aclrtFree(weights_);
 }
 
 Status SinkExecutor::Create(std::shared_ptr<const Graph> graph, const SinkCompileOptions& options,
@@ -25,21 +24,34 @@ Status SinkExecutor::Create(std::shared_ptr<const Graph> graph, const SinkCompil
   ex->graph_ = std::move(graph);
   SinkCompileOptions opt = options;
   GE_RETURN_IF_ERROR(EnsureDevice(&opt.core_num));
-  GE_RETURN_IF_ERROR(GenerateSinkProgram(*ex->graph_, opt, &ex->program_));
+  auto program = std::make_shared<SinkProgram>();
+  GE_RETURN_IF_ERROR(GenerateSinkProgram(*ex->graph_, opt, program.get()));
+  ex->program_ = std::move(program);
+  GE_RETURN_IF_ERROR(ex->PlaceWeights());
+  GE_RETURN_IF_ERROR(ex->Load());
+  *out = std::move(ex);
+  return Status::Ok();
+}
+
+Status SinkExecutor::Clone(std::unique_ptr<SinkExecutor>* out) const {
+  std::unique_ptr<SinkExecutor> ex(new SinkExecutor());
+  ex->graph_ = graph_;
+  ex->program_ = program_;  // the compile-time plan and the weights are shared
+  ex->weights_ = weights_;
+  ex->constant_addr_ = constant_addr_;
   GE_RETURN_IF_ERROR(ex->Load());
   *out = std::move(ex);
   return Status::Ok();
 }
 
 Status SinkExecutor::Load() {
-  const size_t arena_bytes = static_cast<size_t>(std::max<int64_t>(program_.memory.arena_bytes, 1));
+  const size_t arena_bytes = static_cast<size_t>(std::max<int64_t>(program_->memory.arena_bytes, 1));
   void* arena = nullptr;
   if (aclrtMalloc(&arena, arena_bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
     return Error(Status::kOutOfMemory, "out of device memory for a {}-byte arena: {}", arena_bytes,
                  aclGetRecentErrMsg());
   arena_ = static_cast<uint8_t*>(arena);
-  GE_RETURN_IF_ERROR(PlaceWeights());
-  const StreamAssignment& s = program_.streams;
+  const StreamAssignment& s = program_->streams;
   if (aclmdlRICreate(static_cast<uint32_t>(s.num_streams), static_cast<uint32_t>(s.num_events), &model_) != ACL_SUCCESS)
     return Internal("cannot create a device model: {}", aclGetRecentErrMsg());
   GE_RETURN_IF_ERROR(AddTasks());
@@ -55,13 +67,13 @@ Status SinkExecutor::PlaceWeights() {
   constant_addr_.assign(graph_->num_values(), nullptr);
   std::vector<int> first_stream(graph_->num_values(), -1);
   std::vector<ValueId> order;  // constants by first use
-  for (const SinkTask& t : program_.tasks)
+  for (const SinkTask& t : program_->tasks)
     for (const KernelArg& a : t.args)
       if (a.kind == KernelArg::kConstant && first_stream[a.value] < 0) {
-        first_stream[a.value] = program_.streams.stream[t.position];
+        first_stream[a.value] = program_->streams.stream[t.position];
         order.push_back(a.value);
       }
-  for (ValueId v : program_.constants)  // constants no task reads (none today) still get a place
+  for (ValueId v : program_->constants)  // constants no task reads (none today) still get a place
     if (first_stream[v] < 0) {
       first_stream[v] = 0;
       order.push_back(v);
@@ -78,12 +90,12 @@ Status SinkExecutor::PlaceWeights() {
   void* block = nullptr;
   if (aclrtMalloc(&block, total, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
     return Error(Status::kOutOfMemory, "out of device memory for {} bytes of weights: {}", total, aclGetRecentErrMsg());
-  weights_ = static_cast<uint8_t*>(block);
+  weights_.reset(static_cast<uint8_t*>(block), [](uint8_t* p) { aclrtFree(p); });
   for (size_t i = 0; i < order.size(); ++i) {
     const HostTensor& h = *graph_->value(order[i]).constant;
-    constant_addr_[order[i]] = weights_ + offset[i];
+    constant_addr_[order[i]] = weights_.get() + offset[i];
     if (h.NumBytes() > 0)
-      aclrtMemcpy(weights_ + offset[i], h.NumBytes(), h.data(), h.NumBytes(), ACL_MEMCPY_HOST_TO_DEVICE);
+      aclrtMemcpy(weights_.get() + offset[i], h.NumBytes(), h.data(), h.NumBytes(), ACL_MEMCPY_HOST_TO_DEVICE);
   }
   return Status::Ok();
 }
@@ -124,10 +136,10 @@ void PlanZeroCopy(const Graph& graph, const SinkProgram& prog, std::vector<int>*
 }  // namespace
 
 Status SinkExecutor::AddTasks() {
-  const StreamAssignment& s = program_.streams;
+  const StreamAssignment& s = program_->streams;
   const size_t num_in = graph_->inputs().size();
   std::vector<int> slot_owner;
-  PlanZeroCopy(*graph_, program_, &slot_owner, &output_zero_copy_, &output_source_);
+  PlanZeroCopy(*graph_, *program_, &slot_owner, &output_zero_copy_, &output_source_);
   input_slots_.assign(num_in, {});
   output_slots_.assign(graph_->outputs().size(), {});
   bound_inputs_.assign(num_in, nullptr);
@@ -135,7 +147,7 @@ Status SinkExecutor::AddTasks() {
   std::vector<uint32_t> stream_tasks(static_cast<size_t>(s.num_streams), 0);  // tasks added per model stream
   size_t next_sync = 0;  // syncs are in consumer order, as are tasks
   std::vector<void*> addrs;
-  for (const SinkTask& t : program_.tasks) {
+  for (const SinkTask& t : program_->tasks) {
     const uint32_t stream = static_cast<uint32_t>(s.stream[t.position]);
     for (; next_sync < s.syncs.size() && s.syncs[next_sync].consumer <= t.position; ++next_sync) {
       if (aclmdlRIAddEventWait(model_, stream, static_cast<uint32_t>(s.event[s.syncs[next_sync].producer])) !=
@@ -161,9 +173,10 @@ Status SinkExecutor::AddTasks() {
         case KernelArg::kConstant: addrs.push_back(constant_addr_[a.value]); break;
       }
     }
-    if (aclmdlRIAddKernelTask(model_, stream, t.kernel, t.block_dim, addrs.data(), static_cast<uint32_t>(addrs.size()),
-                              t.tiling.empty() ? nullptr : t.tiling.data(),
-                              static_cast<uint32_t>(t.tiling.size())) != ACL_SUCCESS)
+    const std::string label = NodeLabel(graph_->node(t.node));
+    if (aclmdlRIAddKernelTaskWithName(model_, stream, label.c_str(), t.kernel, t.block_dim, addrs.data(),
+                                      static_cast<uint32_t>(addrs.size()), t.tiling.empty() ? nullptr : t.tiling.data(),
+                                      static_cast<uint32_t>(t.tiling.size())) != ACL_SUCCESS)
       return Internal("{}: cannot add its kernel task: {}", NodeLabel(graph_->node(t.node)), aclGetRecentErrMsg());
     ++stream_tasks[stream];
     if (s.event[t.position] >= 0) {
@@ -201,14 +214,14 @@ Status SinkExecutor::RunWithDeviceBuffers(const std::vector<DeviceBuffer>& input
   const auto& gin = graph_->inputs();
   const auto& gout = graph_->outputs();
   GE_RETURN_IF_ERROR(CheckBufferCounts(*graph_, inputs, outputs));
-  auto bytes_of = [&](ValueId v) { return static_cast<size_t>(program_.planner_input.value_bytes[v]); };
+  auto bytes_of = [&](ValueId v) { return static_cast<size_t>(program_->planner_input.value_bytes[v]); };
   for (size_t i = 0; i < gin.size(); ++i) {
     const Value& v = graph_->value(gin[i]);
     GE_RETURN_IF_ERROR(CheckDeviceBuffer("input", v.name, v.desc, bytes_of(gin[i]), inputs[i]));
   }
   for (size_t o = 0; o < gout.size(); ++o) {
     const Value& v = graph_->value(gout[o]);
-    const size_t need = program_.output_offsets[o] < 0 ? v.constant->NumBytes() : bytes_of(gout[o]);
+    const size_t need = program_->output_offsets[o] < 0 ? v.constant->NumBytes() : bytes_of(gout[o]);
     GE_RETURN_IF_ERROR(CheckDeviceBuffer("output", v.name, v.desc, need, outputs[o]));
   }
   for (size_t i = 0; i < gin.size(); ++i)
@@ -216,8 +229,8 @@ Status SinkExecutor::RunWithDeviceBuffers(const std::vector<DeviceBuffer>& input
   for (size_t o = 0; o < gout.size(); ++o)
     if (output_zero_copy_[o] && bytes_of(gout[o]) > 0)
       GE_RETURN_IF_ERROR(Rebind(output_slots_[o], outputs[o].data, &bound_outputs_[o]));
-  if (aclmdlRIExecute(model_, -1) != ACL_SUCCESS)
-    return Internal("device model execution failed: {}", aclGetRecentErrMsg());
+  if (aclError ret = aclmdlRIExecute(model_, -1); ret != ACL_SUCCESS)
+    return DeviceError(ret, "device model execution failed");
   for (size_t o = 0; o < gout.size(); ++o) {  // outputs that are not the kernels' own
     if (output_zero_copy_[o]) continue;
     const int src = output_source_[o];
@@ -234,22 +247,22 @@ Status SinkExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<Host
   GE_RETURN_IF_ERROR(BindArena());  // after a zero-copy run
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].NumBytes() > 0)
-      aclrtMemcpy(arena_ + program_.input_offsets[i], inputs[i].NumBytes(), inputs[i].data(), inputs[i].NumBytes(),
+      aclrtMemcpy(arena_ + program_->input_offsets[i], inputs[i].NumBytes(), inputs[i].data(), inputs[i].NumBytes(),
                   ACL_MEMCPY_HOST_TO_DEVICE);
   }
-  if (aclmdlRIExecute(model_, -1) != ACL_SUCCESS)
-    return Internal("device model execution failed: {}", aclGetRecentErrMsg());
+  if (aclError ret = aclmdlRIExecute(model_, -1); ret != ACL_SUCCESS)
+    return DeviceError(ret, "device model execution failed");
   outputs->resize(graph_->outputs().size());
   for (size_t o = 0; o < graph_->outputs().size(); ++o) {
     ValueId v = graph_->outputs()[o];
-    if (program_.output_offsets[o] < 0) {
+    if (program_->output_offsets[o] < 0) {
       (*outputs)[o] = *graph_->value(v).constant;
       continue;
     }
-    const gert::Tensor& t = program_.values[v];
+    const gert::Tensor& t = program_->values[v];
     HostTensor h(t.GetDataType(), FromGertShape(t.GetStorageShape()));
     if (h.NumBytes() > 0)
-      aclrtMemcpy(h.mutable_data(), h.NumBytes(), arena_ + program_.output_offsets[o], h.NumBytes(),
+      aclrtMemcpy(h.mutable_data(), h.NumBytes(), arena_ + program_->output_offsets[o], h.NumBytes(),
                   ACL_MEMCPY_DEVICE_TO_HOST);
     (*outputs)[o] = std::move(h);
   }

@@ -21,6 +21,9 @@ class SinkExecutor {
   // `graph` must be static (every node sinkable); fails naming the first node that is not.
   static Status Create(std::shared_ptr<const Graph> graph, const SinkCompileOptions& options,
                        std::unique_ptr<SinkExecutor>* out);
+  // Another executor of the same compiled program (shared, as are the weights) with its own
+  // arena and device model: what a concurrent run needs.
+  Status Clone(std::unique_ptr<SinkExecutor>* out) const;
   // Inputs must match the graph's input shapes exactly.
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
   // Zero-copy run: the kernels read the inputs from, and write the outputs to, the caller's
@@ -30,8 +33,8 @@ class SinkExecutor {
   Status RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs);
   // Outputs written directly into the caller's buffers by RunWithDeviceBuffers.
   size_t num_zero_copy_outputs() const;
-  const SinkProgram& program() const { return program_; }
-  const MemoryReport& memory_report() const { return program_.memory.report; }
+  const SinkProgram& program() const { return *program_; }
+  const MemoryReport& memory_report() const { return program_->memory.report; }
   const Graph& graph() const { return *graph_; }
 
  private:
@@ -49,10 +52,10 @@ class SinkExecutor {
   Status BindArena();
 
   std::shared_ptr<const Graph> graph_;
-  SinkProgram program_;
+  std::shared_ptr<const SinkProgram> program_;
   uint8_t* arena_ = nullptr;
   std::vector<void*> constant_addr_;  // per ValueId (constants only), into weights_
-  uint8_t* weights_ = nullptr;        // every constant a task reads, in one block
+  std::shared_ptr<uint8_t> weights_;  // every constant a task reads, in one block (shared by clones)
   aclmdlRI model_ = nullptr;
   // Zero-copy I/O, per graph input / output. An output with no slots list is copied.
   std::vector<std::vector<AddrSlot>> input_slots_, output_slots_;

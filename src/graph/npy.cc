@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/checked_math.h"
+
 namespace ge {
 namespace {
 
@@ -19,6 +21,14 @@ constexpr NpyType kTypes[] = {{"<f4", DT_FLOAT},     {"<f8", DT_DOUBLE},     {"<
                               {"<i2", DT_INT16},     {"<i4", DT_INT32},      {"<i8", DT_INT64},   {"|u1", DT_UINT8},
                               {"<u2", DT_UINT16},    {"<u4", DT_UINT32},     {"<u8", DT_UINT64},  {"|b1", DT_BOOL},
                               {"<c8", DT_COMPLEX64}, {"<c16", DT_COMPLEX128}};
+
+// Header text for an error message: control and non-ASCII bytes as '?', at most 32 characters.
+std::string Printable(const std::string& s) {
+  std::string r = s.substr(0, 32);
+  for (char& c : r)
+    if (c < 0x20 || c > 0x7e) c = '?';
+  return s.size() > 32 ? r + "..." : r;
+}
 
 }  // namespace
 
@@ -49,7 +59,7 @@ Status ReadNpy(const std::string& path, HostTensor* out) {
   DataType dt = DT_UNDEFINED;
   for (const auto& t : kTypes)
     if (descr == t.descr) dt = t.dt;
-  if (dt == DT_UNDEFINED) return Unsupported("{}: unsupported .npy dtype '{}'", path, descr);
+  if (dt == DT_UNDEFINED) return Unsupported("{}: unsupported .npy dtype '{}'", path, Printable(descr));
   if (std::regex_search(header, m, std::regex("'fortran_order':\\s*True")))
     return Unsupported("{}: Fortran-order .npy arrays are not supported", path);
   if (!std::regex_search(header, m, std::regex("'shape':\\s*\\(([^)]*)\\)")))
@@ -59,8 +69,22 @@ Status ReadNpy(const std::string& path, HostTensor* out) {
   std::string item;
   while (std::getline(ss, item, ',')) {
     if (item.find_first_not_of(" ") == std::string::npos) continue;
-    dims.push_back(std::stoll(item));
+    auto d = ParseInt64(item);
+    if (!d || *d < 0)
+      return InvalidArgument("{}: .npy shape has '{}', not a dimension (an integer >= 0)", path, Printable(item));
+    dims.push_back(*d);
   }
+  auto bytes = CheckedTensorBytes(dims, GetSizeByDataType(dt));
+  if (!bytes)
+    return InvalidArgument("{}: .npy shape {} is too large (its byte size overflows 64 bits)", path,
+                           Shape(dims).ToString());
+  const std::streamoff here = f.tellg();
+  f.seekg(0, std::ios::end);
+  const std::streamoff left = f.tellg() - here;
+  f.seekg(here);
+  if (here < 0 || left < 0 || static_cast<uint64_t>(left) < *bytes)  // before allocating
+    return InvalidArgument("{}: truncated .npy data (expected {} bytes for {} {})", path, *bytes, DataTypeName(dt),
+                           Shape(dims).ToString());
   *out = HostTensor(dt, Shape(dims));
   if (!f.read(static_cast<char*>(out->mutable_data()), out->NumBytes()))
     return InvalidArgument("{}: truncated .npy data (expected {} bytes for {} {})", path, out->NumBytes(),

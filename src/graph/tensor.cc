@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "base/checked_math.h"
+
 namespace ge {
 
 gert::Shape ToGertShape(const Shape& s) {
@@ -21,9 +23,10 @@ std::string TensorDesc::ToString() const { return fmt::format("{}{}", DataTypeNa
 HostTensor::HostTensor(DataType dtype, Shape shape) {
   desc_.dtype = dtype;
   desc_.shape = std::move(shape);
-  int64_t n = desc_.shape.GetShapeSize();
-  if (n < 0) n = 0;
-  bytes_ = std::make_shared<std::vector<uint8_t>>(n * GetSizeByDataType(dtype));
+  // An unknown or unrepresentable shape holds no bytes; sources of shapes (parsers, shape
+  // inference, the tool) reject those before making a tensor (CheckedTensorBytes).
+  const int64_t n = desc_.shape.GetShapeSize();
+  bytes_ = std::make_shared<std::vector<uint8_t>>(CheckedByteSize(n, GetSizeByDataType(dtype)).value_or(0));
 }
 
 HostTensor HostTensor::FromBytes(DataType dtype, Shape shape, const void* data, size_t size) {

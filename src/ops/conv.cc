@@ -77,6 +77,7 @@ ge::graphStatus TilingNchw(gert::TilingContext* ctx, ConvTiling t) {
   t.c = x.GetDim(1);
   t.m = wt.GetDim(0);
   t.group = *ctx->GetAttrs()->GetInt(kGroup);
+  if (t.group <= 0) return ge::GRAPH_FAILED;
   t.cg = t.c / t.group;
   t.mg = t.m / t.group;
   t.ck = t.cg * t.w.kernel[0] * t.w.kernel[1] * t.w.kernel[2];
@@ -87,11 +88,11 @@ ge::graphStatus TilingNchw(gert::TilingContext* ctx, ConvTiling t) {
     if (t.w.kernel[d] != 1 || t.w.stride[d] != 1 || t.w.pad_begin[d] != 0 || t.w.pad_end[d] != 0) t.direct = 0;
   int64_t flops = t.n * t.m * t.p * t.ck;
   uint32_t blocks = ChooseBlockDim(ctx, flops, 1 << 18);
-  int64_t units_ng = t.n * t.group;
+  int64_t units_ng = std::max<int64_t>(1, t.n * t.group);  // batch 0: no units, one empty block
   t.chunks = std::max<int64_t>(1, (blocks + units_ng - 1) / units_ng);
   t.chunk = std::max<int64_t>(1, (t.p + t.chunks - 1) / t.chunks);
   t.chunks = std::max<int64_t>(1, (t.p + t.chunk - 1) / t.chunk);
-  blocks = static_cast<uint32_t>(std::min<int64_t>(blocks, units_ng * t.chunks));
+  blocks = static_cast<uint32_t>(std::max<int64_t>(1, std::min<int64_t>(blocks, units_ng * t.chunks)));
   ctx->SetBlockDim(blocks);
   ctx->GetWorkspaceSizes(1)[0] = t.direct ? 0 : static_cast<size_t>(blocks) * t.ck * t.chunk * sizeof(float);
   return SetTiling(ctx, t);
@@ -252,7 +253,8 @@ bool NhwcParams(const gert::RuntimeAttrs* a, const gert::Shape& x, const gert::S
   p->act = act.act, p->a0 = act.a0, p->a1 = act.a1;
   p->has_bias = has_bias;
   p->has_z = has_z;
-  return p->n > 0 && p->oh > 0 && p->ow > 0 && p->group > 0 && p->c == ws.GetDim(1) * p->group;
+  // A batch of 0 is fine (plans are per image); empty spatial dims have no primitive.
+  return p->n >= 0 && p->oh > 0 && p->ow > 0 && p->group > 0 && p->c == ws.GetDim(1) * p->group;
 }
 
 ge::graphStatus FusedTiling(gert::TilingContext* ctx) {

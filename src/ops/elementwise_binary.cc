@@ -61,9 +61,16 @@ inline T Apply(BinOp op, T x, T y) {
     case BinOp::kSub: return x - y;
     case BinOp::kMul: return x * y;
     case BinOp::kDiv:
-      if constexpr (std::is_integral_v<T>)
-        return y == 0 ? T(0) : T(x / y);
-      else
+      // Integers: x / 0 is defined as 0; x / -1 is -x wrapping (the minimum value divided by -1
+      // traps in hardware, so it is computed as an unsigned negation: INT_MIN / -1 = INT_MIN).
+      if constexpr (std::is_integral_v<T>) {
+        if (y == 0) return T(0);
+        if constexpr (std::is_signed_v<T>) {
+          using U = std::make_unsigned_t<T>;
+          if (y == T(-1)) return static_cast<T>(static_cast<U>(U(0) - static_cast<U>(x)));
+        }
+        return T(x / y);
+      } else
         return x / y;
   }
   return x;

@@ -135,7 +135,10 @@ C ModOf(C x, C z, bool fmod) {
     C r = std::fmod(x, z);
     return (r != 0 && ((r < 0) != (z < 0))) ? r + z : r;
   } else {
+    // Integers: x mod 0 is defined as 0; x mod -1 is 0 (x % -1 traps for the minimum value).
     if (z == 0) return 0;
+    if constexpr (std::is_signed_v<C>)
+      if (z == C(-1)) return 0;
     C r = x % z;
     if (!fmod && r != 0 && ((r < 0) != (z < 0))) r += z;
     return r;

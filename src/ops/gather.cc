@@ -2,6 +2,8 @@
 // or int64 and may be negative (counted from the end). create: shape inference; tiling records
 // the data and index geometry. run: gathers split the output over blocks; scatters run in one
 // block (duplicate indices with a reduction must apply in order).
+#include <fmt/format.h>
+
 #include "ops/op_util_ext.h"
 
 namespace ge::ops_gather {
@@ -22,12 +24,20 @@ struct GatherTiling {
   int64_t out_numel, idx_numel, data_numel;
 };
 
-int64_t IndexAt(const void* p, int32_t dt, int64_t i, int64_t dim) {
-  int64_t v = dt == ge::DT_INT32 ? static_cast<const int32_t*>(p)[i] : static_cast<const int64_t*>(p)[i];
-  return v < 0 ? v + dim : v;
+// ---- create ----------------------------------------------------------------------------------
+// GatherElements / ScatterElements: indices of data's rank, no dim larger than data's except
+// along the axis (ONNX; ORT checks the same).
+ge::graphStatus CheckElementsShapes(gert::InferShapeContext* ctx, const gert::Shape& d, const gert::Shape& idx) {
+  if (idx.GetDimNum() != d.GetDimNum())
+    return InferFail(fmt::format("'indices' has rank {}, 'data' rank {}", idx.GetDimNum(), d.GetDimNum()));
+  int64_t ax = 0;
+  if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, 0), d.GetDimNum(), &ax)) return InferFail("axis out of range");
+  for (size_t i = 0; i < d.GetDimNum(); ++i)
+    if (static_cast<int64_t>(i) != ax && idx.GetDim(i) > d.GetDim(i))
+      return InferFail(fmt::format("'indices' dim {} is {}, larger than 'data' dim {}", i, idx.GetDim(i), d.GetDim(i)));
+  return ge::GRAPH_SUCCESS;
 }
 
-// ---- create ----------------------------------------------------------------------------------
 template <G kOp>
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape& d = *ctx->GetInputShape(0);
@@ -39,14 +49,23 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
     for (int64_t i = 0; i < ax; ++i) out.push_back(d.GetDim(i));
     for (size_t i = 0; i < idx.GetDimNum(); ++i) out.push_back(idx.GetDim(i));
     for (size_t i = ax + 1; i < d.GetDimNum(); ++i) out.push_back(d.GetDim(i));
-  } else if (kOp == G::kGatherElements) {
-    out = DimsOf(idx);
-  } else if (kOp == G::kGatherND) {
-    int64_t b = AttrInt(ctx->GetAttrs(), 0, 0), k = idx.GetDim(idx.GetDimNum() - 1);
-    for (size_t i = 0; i + 1 < idx.GetDimNum(); ++i) out.push_back(idx.GetDim(i));
-    for (size_t i = b + k; i < d.GetDimNum(); ++i) out.push_back(d.GetDim(i));
+  } else if (kOp == G::kGatherElements || kOp == G::kScatterElements) {
+    if (CheckElementsShapes(ctx, d, idx) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
+    out = kOp == G::kGatherElements ? DimsOf(idx) : DimsOf(d);
   } else {
-    out = DimsOf(d);
+    const int64_t r = static_cast<int64_t>(d.GetDimNum()), q = static_cast<int64_t>(idx.GetDimNum());
+    const int64_t b = kOp == G::kGatherND ? AttrInt(ctx->GetAttrs(), 0, 0) : 0;
+    const int64_t k = q > 0 ? idx.GetDim(q - 1) : -1;
+    if (b < 0 || b >= std::min(r, q))
+      return InferFail(fmt::format("batch_dims {} must be in [0, {})", b, std::min(r, q)));
+    if (k < 1 || k > r - b)
+      return InferFail(fmt::format("the last dim of 'indices' ({}) must be in [1, {}]", k, r - b));
+    if (kOp == G::kGatherND) {
+      for (int64_t i = 0; i + 1 < q; ++i) out.push_back(idx.GetDim(i));
+      for (int64_t i = b + k; i < r; ++i) out.push_back(d.GetDim(i));
+    } else {
+      out = DimsOf(d);
+    }
   }
   SetDims(ctx->GetOutputShape(0), out);
   return ge::GRAPH_SUCCESS;
@@ -90,48 +109,87 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
 }
 
 // ---- run -------------------------------------------------------------------------------------
+// Each index is checked (ONNX: negative wraps once, anything else out of range fails the run
+// through aclrtReportKernelError) before it addresses memory; a run returns false after a report.
+struct IndexReader {
+  const aclrtKernelArgs* args;
+  const void* idx;
+  int32_t dt;
+  // Index element i against an axis of size dim; -1 (reported) when out of range.
+  int64_t operator()(int64_t i, int64_t dim) const {
+    const int64_t v = RawIndex(idx, dt, i);
+    const int64_t w = WrapIndex(v, dim);
+    if (w < 0) ReportBadIndex(args, "indices", v, dim);
+    return w;
+  }
+};
+
 template <typename T>
-void RunGather(const GatherTiling& t, const T* x, const void* idx, T* y, int64_t b, int64_t e) {
+bool RunGather(const GatherTiling& t, const IndexReader& at, const T* x, T* y, int64_t b, int64_t e) {
   int64_t inner = 1, dim = t.data_dims[t.axis];
   for (int i = t.axis + 1; i < t.data_rank; ++i) inner *= t.data_dims[i];
   for (int64_t o = b; o < e; ++o) {
     int64_t in_off = o % inner, rest = o / inner;
     int64_t k = rest % t.idx_numel, outer = rest / t.idx_numel;
-    y[o] = x[(outer * dim + IndexAt(idx, t.idx_dtype, k, dim)) * inner + in_off];
+    const int64_t j = at(k, dim);
+    if (j < 0) return false;
+    y[o] = x[(outer * dim + j) * inner + in_off];
   }
+  return true;
+}
+
+// Offset in data of element i of an Elements op's indices (idx dims within data's but the axis).
+inline int64_t ElementsOffset(const GatherTiling& t, const IndexReader& at, const int64_t* ds, int64_t i) {
+  int64_t rem = i, off = 0;
+  for (int d = t.idx_rank - 1; d >= 0; --d) {
+    int64_t c = rem % t.idx_dims[d];
+    rem /= t.idx_dims[d];
+    if (d == t.axis && (c = at(i, t.data_dims[d])) < 0) return -1;
+    off += c * ds[d];
+  }
+  return off;
 }
 
 template <typename T>
-void RunGatherElements(const GatherTiling& t, const T* x, const void* idx, T* y, int64_t b, int64_t e) {
+bool RunGatherElements(const GatherTiling& t, const IndexReader& at, const T* x, T* y, int64_t b, int64_t e) {
   int64_t ds[kMaxRank];
   ContiguousStrides(t.data_dims, t.data_rank, ds);
   for (int64_t o = b; o < e; ++o) {
-    int64_t rem = o, src = 0;
-    for (int d = t.idx_rank - 1; d >= 0; --d) {
-      int64_t c = rem % t.idx_dims[d];
-      rem /= t.idx_dims[d];
-      src += (d == t.axis ? IndexAt(idx, t.idx_dtype, o, t.data_dims[d]) : c) * ds[d];
-    }
+    const int64_t src = ElementsOffset(t, at, ds, o);
+    if (src < 0) return false;
     y[o] = x[src];
   }
+  return true;
+}
+
+// Offset in data of index tuple `tuple` (k indices over data dims first..first+k).
+inline int64_t TupleOffset(const GatherTiling& t, const IndexReader& at, const int64_t* ds, int first, int64_t k,
+                           int64_t tuple) {
+  int64_t off = 0;
+  for (int64_t j = 0; j < k; ++j) {
+    const int64_t v = at(tuple * k + j, t.data_dims[first + j]);
+    if (v < 0) return -1;
+    off += v * ds[first + j];
+  }
+  return off;
 }
 
 // GatherND: each index tuple (after batch dims) selects a slice of `slice` elements.
 template <typename T>
-void RunGatherND(const GatherTiling& t, const T* x, const void* idx, T* y, int64_t b, int64_t e) {
+bool RunGatherND(const GatherTiling& t, const IndexReader& at, const T* x, T* y, int64_t b, int64_t e) {
   int64_t k = t.idx_dims[t.idx_rank - 1], slice = 1, batch = 1, ds[kMaxRank];
   for (int i = t.batch_dims + static_cast<int>(k); i < t.data_rank; ++i) slice *= t.data_dims[i];
   for (int i = 0; i < t.batch_dims; ++i) batch *= t.data_dims[i];
   ContiguousStrides(t.data_dims, t.data_rank, ds);
-  int64_t tuples_per_batch = t.idx_numel / k / std::max<int64_t>(batch, 1);
+  int64_t tuples_per_batch = std::max<int64_t>(t.idx_numel / k / std::max<int64_t>(batch, 1), 1);
   int64_t batch_stride = t.batch_dims ? ds[t.batch_dims - 1] : 0;
   for (int64_t o = b; o < e; ++o) {
     int64_t tuple = o / slice, off = o % slice;
-    int64_t src = (tuple / tuples_per_batch) * batch_stride;
-    for (int64_t j = 0; j < k; ++j)
-      src += IndexAt(idx, t.idx_dtype, tuple * k + j, t.data_dims[t.batch_dims + j]) * ds[t.batch_dims + j];
-    y[o] = x[src + off];
+    const int64_t src = TupleOffset(t, at, ds, t.batch_dims, k, tuple);
+    if (src < 0) return false;
+    y[o] = x[(tuple / tuples_per_batch) * batch_stride + src + off];
   }
+  return true;
 }
 
 template <typename T>
@@ -148,9 +206,8 @@ void Reduce(T* dst, T v, int32_t r) {
 }
 
 template <typename T>
-void RunScatter(const GatherTiling& t, void* const* a) {
+bool RunScatter(const GatherTiling& t, const IndexReader& at, void* const* a) {
   const T* x = static_cast<const T*>(a[0]);
-  const void* idx = a[1];
   const T* upd = static_cast<const T*>(a[2]);
   T* y = static_cast<T*>(a[3]);
   std::copy(x, x + t.data_numel, y);
@@ -158,23 +215,20 @@ void RunScatter(const GatherTiling& t, void* const* a) {
   ContiguousStrides(t.data_dims, t.data_rank, ds);
   if (static_cast<G>(t.op) == G::kScatterElements) {
     for (int64_t i = 0; i < t.idx_numel; ++i) {
-      int64_t rem = i, dst = 0;
-      for (int d = t.idx_rank - 1; d >= 0; --d) {
-        int64_t c = rem % t.idx_dims[d];
-        rem /= t.idx_dims[d];
-        dst += (d == t.axis ? IndexAt(idx, t.idx_dtype, i, t.data_dims[d]) : c) * ds[d];
-      }
+      const int64_t dst = ElementsOffset(t, at, ds, i);
+      if (dst < 0) return false;
       Reduce(&y[dst], upd[i], t.reduction);
     }
-    return;
+    return true;
   }
   int64_t k = t.idx_dims[t.idx_rank - 1], slice = 1;
   for (int i = static_cast<int>(k); i < t.data_rank; ++i) slice *= t.data_dims[i];
   for (int64_t tuple = 0; tuple < t.idx_numel / k; ++tuple) {
-    int64_t dst = 0;
-    for (int64_t j = 0; j < k; ++j) dst += IndexAt(idx, t.idx_dtype, tuple * k + j, t.data_dims[j]) * ds[j];
+    const int64_t dst = TupleOffset(t, at, ds, 0, k, tuple);
+    if (dst < 0) return false;
     for (int64_t s = 0; s < slice; ++s) Reduce(&y[dst + s], upd[tuple * slice + s], t.reduction);
   }
+  return true;
 }
 
 void Kernel(const aclrtKernelArgs* args) {
@@ -182,20 +236,21 @@ void Kernel(const aclrtKernelArgs* args) {
   int64_t b, e;
   BlockRange(t.out_numel, args->blockIdx, args->blockDim, &b, &e);
   void* const* a = args->addrs;
+  const IndexReader at{args, a[1], t.idx_dtype};
   G op = static_cast<G>(t.op);
   GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype), {
     using T = scalar_t;
     const T* x = static_cast<const T*>(a[0]);
     if (op == G::kGather)
-      RunGather(t, x, a[1], static_cast<T*>(a[2]), b, e);
+      RunGather(t, at, x, static_cast<T*>(a[2]), b, e);
     else if (op == G::kGatherElements)
-      RunGatherElements(t, x, a[1], static_cast<T*>(a[2]), b, e);
+      RunGatherElements(t, at, x, static_cast<T*>(a[2]), b, e);
     else if (op == G::kGatherND)
-      RunGatherND(t, x, a[1], static_cast<T*>(a[2]), b, e);
+      RunGatherND(t, at, x, static_cast<T*>(a[2]), b, e);
     else if constexpr (!std::is_same_v<T, bool>)
-      RunScatter<T>(t, a);
+      RunScatter<T>(t, at, a);
     else if (args->blockIdx == 0)
-      RunScatter<uint8_t>(t, a);
+      RunScatter<uint8_t>(t, at, a);
   });
 }
 

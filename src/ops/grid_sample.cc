@@ -46,10 +46,11 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
 float Reflect(float v, float twice_low, float twice_high) {
   if (twice_low == twice_high) return 0;
   float lo = twice_low / 2, span = (twice_high - twice_low) / 2;
+  if (!std::isfinite(v)) return lo;  // defined for inf (no float -> int conversion below)
   v = std::fabs(v - lo);
   float extra = std::fmod(v, span);
-  int flips = static_cast<int>(std::floor(v / span));
-  return flips % 2 == 0 ? extra + lo : span - extra + lo;
+  const bool even = std::fmod(std::floor(v / span), 2.f) == 0;
+  return even ? extra + lo : span - extra + lo;
 }
 
 // Applies the padding mode to a source coordinate (PyTorch's compute_coordinates).
@@ -75,6 +76,14 @@ float Cubic2(float x, float a) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * 
 
 float Sample(const GridTiling& t, const float* plane, float gx, float gy) {
   float x = Unnormalize(t, gx, t.w), y = Unnormalize(t, gy, t.h);
+  // The grid is data: NaN and far-outside coordinates are bounded before any float -> int
+  // conversion. With zero padding, taps beyond [-4, size + 3] read zeros either way.
+  if (std::isnan(x)) x = -4.f;
+  if (std::isnan(y)) y = -4.f;
+  if (t.padding == kZeros) {
+    x = std::clamp(x, -4.f, static_cast<float>(t.w + 3));
+    y = std::clamp(y, -4.f, static_cast<float>(t.h + 3));
+  }
   if (t.mode == kBicubic) {
     float x0 = std::floor(x), y0 = std::floor(y), tx = x - x0, ty = y - y0;
     const float a = -0.75f;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "ops/op_util_ext.h"
 
 namespace ge::ops_index {
@@ -161,6 +163,7 @@ bool OneHotParams(const Ctx* ctx, const gert::Shape& idx, int64_t* ax, int64_t* 
   if (!GE_DISPATCH_ALL(dt->GetDataType(),
                        d = static_cast<double>(static_cast<ComputeT<scalar_t>>(*dt->GetData<scalar_t>()))))
     return false;
+  if (!(d >= 1 && d <= 9.0e18)) return false;  // ONNX: depth > 0 (also NaN and out of int64 range)
   *depth = static_cast<int64_t>(d);
   return NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, -1), idx.GetDimNum() + 1, ax);
 }
@@ -168,7 +171,11 @@ bool OneHotParams(const Ctx* ctx, const gert::Shape& idx, int64_t* ax, int64_t* 
 ge::graphStatus OneHotShape(gert::InferShapeContext* ctx) {
   const gert::Shape& idx = *ctx->GetInputShape(0);
   int64_t ax, depth;
-  if (!OneHotParams(ctx, idx, &ax, &depth)) return ge::GRAPH_FAILED;
+  if (!OneHotParams(ctx, idx, &ax, &depth))
+    return InferFail("'depth' must be one value >= 1 and 'axis' within the output rank");
+  if (ctx->GetInputShape(2)->GetShapeSize() != 2)
+    return InferFail(
+        fmt::format("'values' must have 2 elements (off, on), not {}", ctx->GetInputShape(2)->GetShapeSize()));
   auto dims = DimsOf(idx);
   dims.insert(dims.begin() + ax, depth);
   SetDims(ctx->GetOutputShape(0), dims);
@@ -207,8 +214,10 @@ void OneHotKernel(const aclrtKernelArgs* args) {
         double raw = 0;
         GE_DISPATCH_ALL(idx_dt, raw = static_cast<double>(static_cast<ComputeT<scalar_t>>(
                                     static_cast<const scalar_t*>(idx)[o * t.inner + i])));
-        int64_t v = static_cast<int64_t>(raw);
-        if (v < 0) v += t.depth;
+        // ONNX: an index outside [-depth, depth-1] gives all off values.
+        int64_t v = raw >= -static_cast<double>(t.depth) && raw < static_cast<double>(t.depth)
+                        ? WrapIndex(static_cast<int64_t>(raw), t.depth)
+                        : -1;
         for (int64_t d = 0; d < t.depth; ++d) y[(o * t.depth + d) * t.inner + i] = vals[d == v ? 1 : 0];
       }
   });

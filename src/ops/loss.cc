@@ -4,6 +4,8 @@
 // run: a single block (the reductions are over the whole batch).
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "ops/op_util_ext.h"
 
 namespace ge::ops_loss {
@@ -28,6 +30,15 @@ int Reduction(const gert::RuntimeAttrs* a) {
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   if (x.GetDimNum() < 2) return ge::GRAPH_FAILED;
+  // ONNX: target [N, d...] (input without C), weight [C].
+  auto same = [](int64_t a, int64_t b) { return a < 0 || b < 0 || a == b; };  // unknown dims match
+  const gert::Shape* target = ctx->GetInputShape(1);
+  bool ok = target && target->GetDimNum() + 1 == x.GetDimNum() && same(target->GetDim(0), x.GetDim(0));
+  for (size_t d = 2; ok && d < x.GetDimNum(); ++d) ok = same(target->GetDim(d - 1), x.GetDim(d));
+  if (!ok) return InferFail("'target' must have the input's shape without its class dim");
+  const gert::Shape* weight = ctx->GetComputeNodeInputNum() > 2 ? ctx->GetInputShape(2) : nullptr;
+  if (weight && (weight->GetDimNum() != 1 || !same(weight->GetDim(0), x.GetDim(1))))
+    return InferFail(fmt::format("'weight' must have shape [{}] (one per class)", x.GetDim(1)));
   gert::Shape* y = ctx->GetOutputShape(0);
   y->SetDimNum(0);
   if (Reduction(ctx->GetAttrs()) == 0) {
@@ -71,7 +82,9 @@ void LogSoftmaxC(const LossTiling& t, const T* x, std::vector<double>* lp) {
 }
 
 template <typename T>
-void Run(const LossTiling& t, void* const* addrs, uint32_t num_addrs) {
+bool Run(const LossTiling& t, const aclrtKernelArgs* args) {
+  void* const* addrs = args->addrs;
+  const uint32_t num_addrs = args->numAddrs;
   const T* x = static_cast<const T*>(addrs[0]);
   // Arguments by IR position: input, target, weight (null when absent), loss, log_prob (SCE).
   const T* w = t.has_weight ? static_cast<const T*>(addrs[2]) : nullptr;
@@ -92,7 +105,12 @@ void Run(const LossTiling& t, void* const* addrs, uint32_t num_addrs) {
       GE_DISPATCH_NUMERIC(static_cast<ge::DataType>(t.target_dtype),
                           target = static_cast<int64_t>(static_cast<const scalar_t*>(addrs[1])[n * t.d + d]));
       double v = 0, wt = 0;
-      if (!(t.has_ignore && target == t.ignore_index) && target >= 0 && target < t.c) {
+      const bool ignored = t.has_ignore && target == t.ignore_index;
+      if (!ignored && (target < 0 || target >= t.c))  // ONNX: a class in [0, C) or ignore_index
+        return ReportBadData(
+            args, fmt::format("input 'target' value {} is out of range [0, {}]{}", target, t.c - 1,
+                              t.has_ignore ? fmt::format(" and not ignore_index {}", t.ignore_index) : std::string()));
+      if (!ignored) {
         wt = w ? static_cast<double>(w[target]) : 1.0;
         v = -lp[(n * t.c + target) * t.d + d] * wt;
       }
@@ -102,12 +120,13 @@ void Run(const LossTiling& t, void* const* addrs, uint32_t num_addrs) {
     }
   if (t.reduction == 1) loss[0] = static_cast<T>(total);
   if (t.reduction == 2) loss[0] = static_cast<T>(weight_sum == 0 ? 0.0 : total / weight_sum);
+  return true;
 }
 
 void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<LossTiling>(args);
   if (args->blockIdx != 0) return;
-  GE_DISPATCH_FLOAT(static_cast<ge::DataType>(t.dtype), Run<scalar_t>(t, args->addrs, args->numAddrs));
+  GE_DISPATCH_FLOAT(static_cast<ge::DataType>(t.dtype), Run<scalar_t>(t, args));
 }
 
 template <bool kSoftmax>

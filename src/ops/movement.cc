@@ -1,6 +1,9 @@
 // Data-movement ops whose output is a strided view of the input: Transpose, Slice, Expand,
 // Tile, DepthToSpace, SpaceToDepth, Squeeze, Unsqueeze. Each op's work is shape inference plus
 // building the view at tiling time; they share one kernel (StridedViewKernel).
+#include <fmt/format.h>
+
+#include "base/checked_math.h"
 #include "ops/op_util_ext.h"
 
 namespace ge::ops_move {
@@ -137,7 +140,13 @@ ge::graphStatus TileShape(gert::InferShapeContext* ctx) {
   if (!ReadInt64s(ctx->GetInputTensor(1), &rep) || rep.size() != x.GetDimNum()) return ge::GRAPH_FAILED;
   gert::Shape* y = ctx->GetOutputShape(0);
   y->SetDimNum(0);
-  for (size_t d = 0; d < rep.size(); ++d) y->AppendDim(x.GetDim(d) * rep[d]);
+  for (size_t d = 0; d < rep.size(); ++d) {
+    int64_t n = -1;  // an unknown input dim stays unknown
+    if (rep[d] < 0) return InferFail(fmt::format("'repeats' value {} is negative", rep[d]));
+    if (x.GetDim(d) >= 0 && !ge::CheckedMul(x.GetDim(d), rep[d], &n))
+      return InferFail(fmt::format("dim {} ({}) times repeats {} overflows", d, x.GetDim(d), rep[d]));
+    y->AppendDim(n);
+  }
   return ge::GRAPH_SUCCESS;
 }
 

@@ -1,8 +1,29 @@
 #include "ops/op_util_ext.h"
 
+#include <fmt/format.h>
+
 #include <cstring>
 
+#include "base/error_message.h"
+
 namespace ge::ops_util {
+
+bool ReportBadIndex(const aclrtKernelArgs* args, const char* input, int64_t value, int64_t dim) {
+  std::string msg = dim > 0 ? fmt::format("input '{}' value {} is out of range [{}, {}]", input, value, -dim, dim - 1)
+                            : fmt::format("input '{}' value {} indexes an empty axis", input, value);
+  aclrtReportKernelError(args, msg.c_str());
+  return false;
+}
+
+bool ReportBadData(const aclrtKernelArgs* args, const std::string& msg) {
+  aclrtReportKernelError(args, msg.c_str());
+  return false;
+}
+
+ge::graphStatus InferFail(const std::string& why) {
+  ge::SetRecentErrMsg(why);
+  return ge::GRAPH_FAILED;
+}
 
 float HalfToFloat(uint16_t h) {
   uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ffu, u;

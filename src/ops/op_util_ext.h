@@ -59,6 +59,25 @@ std::string AttrStr(const gert::RuntimeAttrs* a, size_t i, const char* dflt);
 std::vector<int64_t> AttrInts(const gert::RuntimeAttrs* a, size_t i);
 std::vector<float> AttrFloats(const gert::RuntimeAttrs* a, size_t i);
 
+// ONNX index semantics: v in [-dim, dim), a negative index counted once from the end. Returns
+// the index in [0, dim), or -1 when v is out of range.
+inline int64_t WrapIndex(int64_t v, int64_t dim) {
+  if (v < 0) v += dim;
+  return v >= 0 && v < dim ? v : -1;
+}
+// Index element i of an int32 or int64 index tensor.
+inline int64_t RawIndex(const void* p, int32_t dt, int64_t i) {
+  return dt == ge::DT_INT32 ? static_cast<const int32_t*>(p)[i] : static_cast<const int64_t*>(p)[i];
+}
+// Reports an index out of range from a kernel: the run fails with "<node>: input '<input>' value
+// <value> is out of range [-dim, dim-1]" (aclrtReportKernelError). Returns false.
+bool ReportBadIndex(const aclrtKernelArgs* args, const char* input, int64_t value, int64_t dim);
+// Reports any other invalid input data from a kernel ("<node>: <msg>"). Returns false.
+bool ReportBadData(const aclrtKernelArgs* args, const std::string& msg);
+// Shape inference failure with a reason (shown after "shape inference failed"): returns
+// GRAPH_FAILED.
+ge::graphStatus InferFail(const std::string& why);
+
 // Broadcast iteration over `rank` output dims for N inputs with per-dim strides: calls
 // f(i, offs) for output index i in [begin, end) with offs[k] the element offset of input k.
 template <int N, typename F>

@@ -1,6 +1,9 @@
 // Pad (opset 13): data, pads (value-depend, [begin..., end...], may be negative), optional
 // constant_value; mode constant | reflect | edge. create: padded shape; tiling = dims and pads.
 // run: each output element maps back to one input element or the constant.
+#include <fmt/format.h>
+
+#include "base/checked_math.h"
 #include "ops/op_util_ext.h"
 
 namespace ge::ops_pad {
@@ -25,7 +28,13 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   if (!Pads(ctx, x.GetDimNum(), &pads)) return ge::GRAPH_FAILED;
   gert::Shape* y = ctx->GetOutputShape(0);
   *y = x;
-  for (size_t d = 0; d < x.GetDimNum(); ++d) y->SetDim(d, x.GetDim(d) + pads[d] + pads[d + x.GetDimNum()]);
+  for (size_t d = 0; d < x.GetDimNum(); ++d) {
+    int64_t n = x.GetDim(d);  // an unknown dim stays unknown
+    if (n >= 0 && (!ge::CheckedAdd(n, pads[d], &n) || !ge::CheckedAdd(n, pads[d + x.GetDimNum()], &n) || n < 0))
+      return InferFail(
+          fmt::format("pads {} and {} do not fit dim {} of size {}", pads[d], pads[d + x.GetDimNum()], d, x.GetDim(d)));
+    y->SetDim(d, n);
+  }
   return ge::GRAPH_SUCCESS;
 }
 

@@ -2,6 +2,7 @@
 // Identity. Their kernel is a copy; the sink memory planner may turn them into views.
 #include <cstring>
 
+#include "base/checked_math.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_reshape {
@@ -46,8 +47,8 @@ ge::graphStatus ReshapeInferShape(gert::InferShapeContext* ctx) {
       infer_at = static_cast<int64_t>(i);
     } else if (d < 0) {
       return ge::GRAPH_FAILED;
-    } else {
-      known *= d;
+    } else if (!ge::CheckedMul(known, d, &known)) {
+      return ge::GRAPH_FAILED;
     }
     out->AppendDim(d);
   }

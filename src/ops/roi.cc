@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "ops/op_util_ext.h"
 
 namespace ge::ops_roi {
@@ -23,6 +25,9 @@ ge::graphStatus AlignShape(gert::InferShapeContext* ctx) {
   const gert::Shape* x = ctx->GetInputShape(0);
   const gert::Shape* rois = ctx->GetInputShape(1);
   if (!x || !rois || x->GetDimNum() != 4 || rois->GetDimNum() != 2 || rois->GetDim(1) != 4) return ge::GRAPH_FAILED;
+  const gert::Shape* idx = ctx->GetInputShape(2);
+  if (!idx || idx->GetDimNum() != 1 || idx->GetDim(0) != rois->GetDim(0))
+    return InferFail(fmt::format("'batch_indices' must have shape [{}] (one per roi)", rois->GetDim(0)));
   const auto* a = ctx->GetAttrs();
   SetDims(ctx->GetOutputShape(0), {rois->GetDim(0), x->GetDim(1), AttrInt(a, kOutH, 1), AttrInt(a, kOutW, 1)});
   return ge::GRAPH_SUCCESS;
@@ -52,7 +57,7 @@ ge::graphStatus AlignTilingFn(gert::TilingContext* ctx) {
 // Bilinear sample of plane at (y, x) as ORT computes it, returning the four weighted corners.
 void Corners(const AlignTiling& t, const float* plane, float y, float x, float v[4]) {
   v[0] = v[1] = v[2] = v[3] = 0;
-  if (y < -1.f || y > t.h || x < -1.f || x > t.w) return;
+  if (!(y >= -1.f && y <= t.h && x >= -1.f && x <= t.w)) return;  // also NaN
   y = std::max(y, 0.f);
   x = std::max(x, 0.f);
   auto yl = static_cast<int64_t>(y), xl = static_cast<int64_t>(x);
@@ -86,11 +91,18 @@ void AlignKernel(const aclrtKernelArgs* args) {
   float off = t.half_pixel ? 0.5f : 0.f;
   for (int64_t o = b; o < e; ++o) {
     int64_t pw = o % t.ow, ph = (o / t.ow) % t.oh, c = (o / (t.ow * t.oh)) % t.c, r = o / (t.ow * t.oh * t.c);
-    int64_t batch = t.idx_dtype == ge::DT_INT32 ? static_cast<const int32_t*>(args->addrs[2])[r]
-                                                : static_cast<const int64_t*>(args->addrs[2])[r];
+    const int64_t batch = RawIndex(args->addrs[2], t.idx_dtype, r);
+    if (batch < 0 || batch >= t.n) {  // ONNX: batch_indices in [0, N), no wrapping
+      ReportBadData(args, fmt::format("input 'batch_indices' value {} is out of range [0, {}]", batch, t.n - 1));
+      return;
+    }
     const float* roi = rois + r * 4;
     float sw = roi[0] * t.spatial_scale - off, sh = roi[1] * t.spatial_scale - off;
     float rw = roi[2] * t.spatial_scale - off - sw, rh = roi[3] * t.spatial_scale - off - sh;
+    if (!std::isfinite(rw) || !std::isfinite(rh)) {
+      ReportBadData(args, fmt::format("input 'rois' row {} is not finite after scaling", r));
+      return;
+    }
     if (!t.half_pixel) {
       rw = std::max(rw, 1.f);
       rh = std::max(rh, 1.f);
@@ -166,6 +178,17 @@ void PoolKernel(const aclrtKernelArgs* args) {
   for (int64_t o = b; o < e; ++o) {
     int64_t pw = o % t.pw, ph = (o / t.pw) % t.ph, c = (o / (t.pw * t.ph)) % t.c, r = o / (t.pw * t.ph * t.c);
     const float* roi = rois + r * 5;
+    if (!(roi[0] >= 0.f && roi[0] < static_cast<float>(t.n))) {  // also NaN
+      ReportBadData(args,
+                    fmt::format("input 'rois' row {} batch index {} is out of range [0, {}]", r, roi[0], t.n - 1));
+      return;
+    }
+    bool finite = true;
+    for (int k = 1; k < 5; ++k) finite = finite && std::fabs(roi[k] * t.spatial_scale) < 1e15f;
+    if (!finite) {
+      ReportBadData(args, fmt::format("input 'rois' row {} has a coordinate that is not finite", r));
+      return;
+    }
     auto batch = static_cast<int64_t>(roi[0]);
     auto sw = static_cast<int64_t>(std::round(roi[1] * t.spatial_scale));
     auto sh = static_cast<int64_t>(std::round(roi[2] * t.spatial_scale));

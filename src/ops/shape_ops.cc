@@ -3,6 +3,7 @@
 // host); tiling records what the kernel writes. run: small SPMD kernels.
 #include <cmath>
 
+#include "base/checked_math.h"
 #include "ops/op_util_ext.h"
 
 namespace ge::ops_shape {
@@ -123,8 +124,14 @@ template <typename Ctx>
 bool SplitSizes(const Ctx* ctx, const gert::Shape& x, int64_t* ax, std::vector<int64_t>* sizes) {
   if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, 0), x.GetDimNum(), ax)) return false;
   size_t n_out = ctx->GetComputeNodeOutputNum();
-  if (ctx->GetComputeNodeInputNum() > 1 && ctx->GetInputTensor(1) != nullptr)
-    return ReadInt64s(ctx->GetInputTensor(1), sizes) && sizes->size() == n_out;
+  if (ctx->GetComputeNodeInputNum() > 1 && ctx->GetInputTensor(1) != nullptr) {
+    // ONNX: the sizes are >= 0 and add up to the axis (they address the input).
+    if (!ReadInt64s(ctx->GetInputTensor(1), sizes) || sizes->size() != n_out) return false;
+    int64_t sum = 0;
+    for (int64_t s : *sizes)
+      if (s < 0 || !ge::CheckedAdd(sum, s, &sum)) return false;
+    return x.GetDim(*ax) < 0 || sum == x.GetDim(*ax);
+  }
   int64_t dim = x.GetDim(*ax), chunk = (dim + n_out - 1) / n_out;
   sizes->clear();
   for (size_t i = 0; i < n_out; ++i) sizes->push_back(std::max<int64_t>(0, std::min(chunk, dim - chunk * (int64_t)i)));
@@ -199,7 +206,9 @@ bool RangeParams(const Ctx* ctx, RangeTiling* t) {
   if (!ReadScalar(ctx->GetInputTensor(0), &start) || !ReadScalar(ctx->GetInputTensor(1), &limit) ||
       !ReadScalar(ctx->GetInputTensor(2), &delta) || delta == 0)
     return false;
-  t->n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+  const double n = std::ceil((limit - start) / delta);
+  if (!(n < 9.0e18)) return false;  // also NaN: no int64 count
+  t->n = std::max<int64_t>(0, static_cast<int64_t>(n));
   t->start = start;
   t->delta = delta;
   return true;
@@ -207,7 +216,7 @@ bool RangeParams(const Ctx* ctx, RangeTiling* t) {
 
 ge::graphStatus RangeShape(gert::InferShapeContext* ctx) {
   RangeTiling t{};
-  if (!RangeParams(ctx, &t)) return ge::GRAPH_FAILED;
+  if (!RangeParams(ctx, &t)) return InferFail("'delta' must be nonzero and the element count an int64");
   SetDims(ctx->GetOutputShape(0), {t.n});
   return ge::GRAPH_SUCCESS;
 }

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "base/checked_math.h"
+
 namespace ge::ops_util {
 namespace {
 int64_t ListAt(const gert::RuntimeAttrs* a, int idx, size_t i, int64_t dflt) {
@@ -34,10 +36,14 @@ bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const
     w->stride[d] = ListAt(attrs, idx.strides, i, 1);
     w->dilation[d] = ListAt(attrs, idx.dilations, i, 1);
     if (w->kernel[d] <= 0 || w->stride[d] <= 0 || w->dilation[d] <= 0) return false;
-    int64_t ek = (w->kernel[d] - 1) * w->dilation[d] + 1;
+    // Checked: kernel, dilation, pads and strides come from the model (pads of 2^41 overflow).
+    int64_t ek = 0;
+    if (!CheckedMul(w->kernel[d] - 1, w->dilation[d], &ek) || !CheckedAdd<int64_t>(ek, 1, &ek)) return false;
     if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-      w->out[d] = (w->in[d] + w->stride[d] - 1) / w->stride[d];
-      int64_t total = std::max<int64_t>(0, (w->out[d] - 1) * w->stride[d] + ek - w->in[d]);
+      int64_t total = 0;
+      w->out[d] = w->in[d] / w->stride[d] + (w->in[d] % w->stride[d] != 0);  // ceil(in / stride)
+      if (!CheckedMul(w->out[d] - 1, w->stride[d], &total) || !CheckedAdd(total, ek - w->in[d], &total)) return false;
+      total = std::max<int64_t>(0, total);
       w->pad_begin[d] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
       w->pad_end[d] = total - w->pad_begin[d];
       continue;
@@ -45,10 +51,13 @@ bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const
     if (auto_pad == "NOTSET") {
       w->pad_begin[d] = ListAt(attrs, idx.pads, i, 0);
       w->pad_end[d] = ListAt(attrs, idx.pads, ns + i, 0);
+      if (w->pad_begin[d] < 0 || w->pad_end[d] < 0) return false;
     }
-    int64_t span = w->in[d] + w->pad_begin[d] + w->pad_end[d] - ek;
+    int64_t span = 0;
+    if (!CheckedAdd(w->in[d], w->pad_begin[d], &span) || !CheckedAdd(span, w->pad_end[d], &span)) return false;
+    span -= ek;  // both non-negative: no overflow
     if (span < 0) return false;
-    w->out[d] = (ceil_mode ? (span + w->stride[d] - 1) / w->stride[d] : span / w->stride[d]) + 1;
+    w->out[d] = (ceil_mode ? span / w->stride[d] + (span % w->stride[d] != 0) : span / w->stride[d]) + 1;
     // ceil_mode: the last window must start inside the input or left padding.
     if (ceil_mode && (w->out[d] - 1) * w->stride[d] >= w->in[d] + w->pad_begin[d]) --w->out[d];
   }

@@ -128,6 +128,18 @@ ge::graphStatus TfTiling(gert::TilingContext* ctx) {
   if (auto* ps = a->GetListStr(kPoolStrings)) pool.insert(pool.end(), ps->begin(), ps->end());
   auto* counts = a->GetListInt(kNgramCounts);
   auto* indexes = a->GetListInt(kNgramIndexes);
+  // Attributes come from the model: the pool offsets must be within the pool and in order, the
+  // output indexes non-negative (they address the output row).
+  if (indexes == nullptr) return ge::GRAPH_FAILED;
+  for (size_t i = 0; i < indexes->GetSize(); ++i)
+    if (indexes->GetData()[i] < 0) return ge::GRAPH_FAILED;
+  for (size_t n = 0; counts && n < counts->GetSize(); ++n) {
+    const int64_t c = counts->GetData()[n];
+    if (c < 0 || c > static_cast<int64_t>(pool.size()) || (n > 0 && c < counts->GetData()[n - 1]))
+      return ge::GRAPH_FAILED;
+  }
+  if (*a->GetInt(kMinGram) < 1 || *a->GetInt(kMaxGram) < *a->GetInt(kMinGram) || *a->GetInt(kMaxSkip) < 0)
+    return ge::GRAPH_FAILED;
   // Pool: n-grams of length n occupy entries [counts[n-1], counts[n]) in n-token steps.
   std::vector<int64_t> grams;  // (n, index) pairs
   std::vector<std::string> tokens;

@@ -55,6 +55,14 @@ aclError aclmdlRIAddKernelTask(aclmdlRI model, uint32_t modelStream, aclrtKernel
   });
 }
 
+aclError aclmdlRIAddKernelTaskWithName(aclmdlRI model, uint32_t modelStream, const char* name, aclrtKernelFunc func,
+                                       uint32_t blockDim, void* const* addrs, uint32_t numAddrs, const void* tiling,
+                                       uint32_t tilingSize) {
+  return WithModel("aclmdlRIAddKernelTask", model, [&](Model& m) {
+    return m.AddKernel(modelStream, func, blockDim, addrs, numAddrs, tiling, tilingSize, name);
+  });
+}
+
 aclError aclmdlRIAddMemcpyTask(aclmdlRI model, uint32_t modelStream, void* dst, const void* src, size_t count) {
   return WithModel("aclmdlRIAddMemcpyTask", model, [&](Model& m) { return m.AddMemcpy(modelStream, dst, src, count); });
 }

@@ -113,6 +113,11 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
 
 aclError aclrtLaunchKernel(aclrtKernelFunc func, uint32_t blockDim, void* const* addrs, uint32_t numAddrs,
                            const void* tiling, uint32_t tilingSize, aclrtStream stream) {
+  return aclrtLaunchKernelWithName(nullptr, func, blockDim, addrs, numAddrs, tiling, tilingSize, stream);
+}
+
+aclError aclrtLaunchKernelWithName(const char* name, aclrtKernelFunc func, uint32_t blockDim, void* const* addrs,
+                                   uint32_t numAddrs, const void* tiling, uint32_t tilingSize, aclrtStream stream) {
   if (func == nullptr || blockDim == 0 || (numAddrs > 0 && addrs == nullptr) || (tilingSize > 0 && tiling == nullptr)) {
     return InvalidParam(fmt::format("aclrtLaunchKernel: func={}, blockDim={}, addrs={} ({}), tiling={} ({} bytes)",
                                     reinterpret_cast<void*>(func), blockDim, static_cast<const void*>(addrs), numAddrs,
@@ -127,6 +132,7 @@ aclError aclrtLaunchKernel(aclrtKernelFunc func, uint32_t blockDim, void* const*
       t.block_dim = blockDim;
       t.num_addrs = numAddrs;
       t.tiling_size = tilingSize;
+      t.name = name;
       t.args.Assign(addrs, numAddrs, tiling, tilingSize);
     });
     return ACL_SUCCESS;

@@ -44,7 +44,7 @@ aclError Model::CheckEvent(uint32_t event, const char* what) const {
 }
 
 aclError Model::AddKernel(uint32_t stream, aclrtKernelFunc func, uint32_t block_dim, void* const* addrs,
-                          uint32_t num_addrs, const void* tiling, uint32_t tiling_size) {
+                          uint32_t num_addrs, const void* tiling, uint32_t tiling_size, const char* name) {
   const char* what = "aclmdlRIAddKernelTask";
   if (aclError ret = CheckAdd(stream, what); ret != ACL_SUCCESS) return ret;
   if (func == nullptr || block_dim == 0 || (num_addrs > 0 && addrs == nullptr) ||
@@ -66,6 +66,8 @@ aclError Model::AddKernel(uint32_t stream, aclrtKernelFunc func, uint32_t block_
   }
   if (tiling_size > 0) std::memcpy(build_arena_.data() + start + tiling_off, tiling, tiling_size);
   task.arg_offset = start;
+  task.kernel_index = static_cast<uint32_t>(kernel_names_.size());
+  kernel_names_.emplace_back(name ? name : "");
   tasks_[stream].push_back(task);
   return ACL_SUCCESS;
 }
@@ -145,12 +147,17 @@ aclError Model::LoadComplete() {
   auto* base = reinterpret_cast<uint8_t*>(arena_.get());
   if (!build_arena_.empty()) std::memcpy(base, build_arena_.data(), build_arena_.size());
   std::vector<uint8_t>().swap(build_arena_);
+  tags_.reset(new KernelErrorTag[std::max<size_t>(kernel_names_.size(), 1)]);
   for (auto& list : tasks_) {
     for (ModelTask& t : list) {
       if (t.type != ModelTaskType::kKernel) continue;
       uint8_t* p = base + t.arg_offset;
       t.args.addrs = t.args.numAddrs > 0 ? reinterpret_cast<void* const*>(p) : nullptr;
       t.args.tiling = t.args.tilingSize > 0 ? p + KernelArgBuffer::TilingOffset(t.args.numAddrs) : nullptr;
+      KernelErrorTag& tag = tags_[t.kernel_index];
+      tag.slot = &kernel_error_;
+      tag.name = kernel_names_[t.kernel_index].c_str();
+      t.args.errorSlot = &tag;
     }
   }
   BindWaits();
@@ -214,7 +221,12 @@ aclError Model::RunSingleStream() {
 
 aclError Model::Execute() {
   std::lock_guard<std::mutex> lk(exec_mu_);
-  return scheduler_ ? scheduler_->Run() : RunSingleStream();
+  const aclError ret = scheduler_ ? scheduler_->Run() : RunSingleStream();
+  if (kernel_error_.failed()) {
+    std::string msg;
+    if (kernel_error_.Take(&msg)) return Fail(ACL_ERROR_RT_KERNEL_DATA, std::move(msg));
+  }
+  return ret;
 }
 
 void Model::BeginAsync() {

@@ -8,10 +8,12 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "acl/acl_rt.h"
 #include "runtime/core_pool.h"
+#include "runtime/kernel_error.h"
 #include "runtime/model_scheduler.h"
 #include "runtime/model_task.h"
 
@@ -25,8 +27,9 @@ class Model {
   Model& operator=(const Model&) = delete;
 
   // Building; each returns an error after LoadComplete or on bad arguments.
+  // `name` (copied; may be null) names the task in the errors its kernel reports.
   aclError AddKernel(uint32_t stream, aclrtKernelFunc func, uint32_t block_dim, void* const* addrs, uint32_t num_addrs,
-                     const void* tiling, uint32_t tiling_size);
+                     const void* tiling, uint32_t tiling_size, const char* name = nullptr);
   aclError AddMemcpy(uint32_t stream, void* dst, const void* src, size_t count);
   aclError AddCallback(uint32_t stream, aclrtCallback fn, void* user_data);
   aclError AddEventRecord(uint32_t stream, uint32_t event);
@@ -37,7 +40,9 @@ class Model {
   // for pending asynchronous executions.
   aclError UpdateTaskAddr(uint32_t stream, uint32_t task, uint32_t addr_index, void* addr);
 
-  // Runs the model on the calling thread (and core helpers for multi-stream models).
+  // Runs the model on the calling thread (and core helpers for multi-stream models). A kernel's
+  // report (aclrtReportKernelError) fails the execution with ACL_ERROR_RT_KERNEL_DATA once every
+  // task has run (kernels that validate their data stay in bounds, so the rest run harmlessly).
   aclError Execute();
   // Execution as a stream task: BeginAsync() when enqueued, RunFromStream() on the stream.
   void BeginAsync();
@@ -60,6 +65,9 @@ class Model {
   std::vector<std::vector<ModelTask>> tasks_;
   std::vector<uint8_t> build_arena_;           // addrs + tiling while building
   std::unique_ptr<std::max_align_t[]> arena_;  // the same, frozen and 16-byte aligned
+  std::vector<std::string> kernel_names_;      // per kernel task, in the order added
+  std::unique_ptr<KernelErrorTag[]> tags_;     // per kernel task, bound at LoadComplete
+  KernelErrorSlot kernel_error_;
   bool loaded_ = false;
   std::unique_ptr<ModelScheduler> scheduler_;  // multi-stream models
   std::unique_ptr<uint32_t[]> single_counts_;  // single-stream models: records per event

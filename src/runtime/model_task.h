@@ -15,12 +15,13 @@ enum class ModelTaskType : uint8_t { kKernel, kMemcpy, kCallback, kEventRecord, 
 
 struct ModelTask {
   ModelTaskType type;
-  uint32_t event;        // record / wait: model event index
-  uint32_t required;     // wait: records of `event` needed in this execution (0 = no-op)
-  aclrtKernelFunc func;  // kernel
-  aclrtKernelArgs args;  // kernel: addrs/tiling point into the model's arena once loaded
-  size_t arg_offset;     // kernel: offset of addrs in the arena while building
-  void* dst;             // memcpy
+  uint32_t event;         // record / wait: model event index
+  uint32_t required;      // wait: records of `event` needed in this execution (0 = no-op)
+  aclrtKernelFunc func;   // kernel
+  aclrtKernelArgs args;   // kernel: addrs/tiling point into the model's arena once loaded
+  size_t arg_offset;      // kernel: offset of addrs in the arena while building
+  uint32_t kernel_index;  // kernel: order among the model's kernel tasks (its name and error tag)
+  void* dst;              // memcpy
   const void* src;
   size_t count;
   aclrtCallback callback;  // host callback

@@ -61,8 +61,14 @@ void Stream::Loop() {
 void Stream::Execute(Task& task) {
   switch (task.type) {
     case TaskType::kKernel: {
-      aclrtKernelArgs args{task.args.addrs(), task.num_addrs, task.args.tiling(), task.tiling_size, 0, task.block_dim};
+      const KernelErrorTag tag{&kernel_error_, task.name};
+      aclrtKernelArgs args{
+          task.args.addrs(), task.num_addrs, task.args.tiling(), task.tiling_size, 0, task.block_dim, &tag};
       RunKernel(*pool_, task.func, args);
+      if (kernel_error_.failed()) {
+        std::string msg;
+        if (kernel_error_.Take(&msg)) SetError(ACL_ERROR_RT_KERNEL_DATA, std::move(msg));
+      }
       break;
     }
     case TaskType::kMemcpy:

@@ -17,6 +17,7 @@
 #include "runtime/core_pool.h"
 #include "runtime/event.h"
 #include "runtime/kernel.h"
+#include "runtime/kernel_error.h"
 #include "runtime/spin_wait.h"
 
 namespace ge::rt {
@@ -32,6 +33,7 @@ struct Task {
   uint32_t block_dim = 0;
   uint32_t num_addrs = 0;
   uint32_t tiling_size = 0;
+  const char* name = nullptr;  // names the launch in the errors its kernel reports
   KernelArgBuffer args;
   // memcpy, memset
   void* dst = nullptr;
@@ -92,6 +94,7 @@ class Stream {
   std::condition_variable done_cv_;
   aclError error_ = ACL_SUCCESS;
   std::string error_msg_;
+  KernelErrorSlot kernel_error_;  // reports of this stream's kernels (taken by the stream thread)
   std::thread thread_;
 };
 

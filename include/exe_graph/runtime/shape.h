@@ -30,13 +30,12 @@ class Shape {
     return *this;
   }
   bool IsScalar() const { return dim_num_ == 0; }
-  // Product of dims (1 for a scalar); negative if any dim is unknown (<0).
+  // Product of dims (1 for a scalar); negative if any dim is unknown (<0) or the product
+  // overflows int64.
   int64_t GetShapeSize() const {
     int64_t n = 1;
-    for (size_t i = 0; i < dim_num_; ++i) {
-      if (dims_[i] < 0) return -1;
-      n *= dims_[i];
-    }
+    for (size_t i = 0; i < dim_num_; ++i)
+      if (dims_[i] < 0 || __builtin_mul_overflow(n, dims_[i], &n)) return -1;
     return n;
   }
   const int64_t* GetDims() const { return dims_; }

@@ -39,7 +39,9 @@ class Tensor {
   // Bytes of the tensor's data (shape size × element size).
   size_t GetSize() const {
     int64_t n = GetShapeSize();
-    return n < 0 ? 0 : static_cast<size_t>(n) * ge::GetSizeByDataType(dtype_);
+    size_t bytes = 0;
+    if (n < 0 || __builtin_mul_overflow(static_cast<size_t>(n), ge::GetSizeByDataType(dtype_), &bytes)) return 0;
+    return bytes;
   }
 
  private:

@@ -5,6 +5,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/version_converter/convert.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -226,7 +227,28 @@ int64_t OnnxOpset(const onnx::ModelProto& m) {
   return 0;
 }
 
+// Before anything else reads the graph (the version converter dereferences what it assumes
+// exists): every node input and graph output names a graph input, an initializer or a node
+// output of this graph. Subgraphs may refer to outer values and are checked by the parser.
+Status CheckGraphRefs(const onnx::GraphProto& g) {
+  std::set<std::string> defined;
+  for (const auto& vi : g.input()) defined.insert(vi.name());
+  for (const auto& t : g.initializer()) defined.insert(t.name());
+  for (const auto& n : g.node())
+    for (const auto& o : n.output()) defined.insert(o);
+  for (const auto& n : g.node())
+    for (const auto& i : n.input())
+      if (!i.empty() && !defined.count(i))
+        return InvalidArgument("node '{}' ({}): input '{}' is not a graph input, an initializer or a node output",
+                               n.name(), n.op_type(), i);
+  for (const auto& o : g.output())
+    if (!defined.count(o.name()))
+      return InvalidArgument("graph output '{}' is not produced by any node, graph input or initializer", o.name());
+  return Status::Ok();
+}
+
 Status CheckAndConvert(onnx::ModelProto* model, const OnnxLoadOptions& opt, const std::string& base_dir) {
+  GE_RETURN_IF_ERROR(CheckGraphRefs(model->graph()));
   if (opt.run_checker) {
     try {
       onnx::checker::CheckerContext ctx;
@@ -270,6 +292,18 @@ Status CheckAndConvert(onnx::ModelProto* model, const OnnxLoadOptions& opt, cons
 
 namespace {
 
+// Runs f, turning any exception into an error: no exception leaves the loader.
+template <typename F>
+Status Guarded(F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return Error(Status::kOutOfMemory, "out of host memory while loading the model");
+  } catch (const std::exception& e) {
+    return InvalidArgument("cannot load the model: {}", e.what());
+  }
+}
+
 Status LoadParsedModel(onnx::ModelProto* model, const std::string& base_dir, std::shared_ptr<Graph>* graph,
                        const OnnxLoadOptions& options) {
   if (!model->has_graph()) return InvalidArgument("the model has no graph");
@@ -281,28 +315,29 @@ Status LoadParsedModel(onnx::ModelProto* model, const std::string& base_dir, std
 
 Status LoadOnnxModelFromBytes(const std::string& bytes, const std::string& base_dir, std::shared_ptr<Graph>* graph,
                               const OnnxLoadOptions& options) {
-  onnx::ModelProto model;
-  if (bytes.empty()) return InvalidArgument("the file is empty");
-  if (!model.ParseFromString(bytes))
-    return InvalidArgument("not a valid ONNX model (protobuf parse failed; truncated or corrupted file?)");
-  return LoadParsedModel(&model, base_dir, graph, options);
+  return Guarded([&] {
+    onnx::ModelProto model;
+    if (bytes.empty()) return InvalidArgument("the file is empty");
+    if (!model.ParseFromString(bytes))
+      return InvalidArgument("not a valid ONNX model (protobuf parse failed; truncated or corrupted file?)");
+    return LoadParsedModel(&model, base_dir, graph, options);
+  });
 }
 
 // Parses straight from the file: no copy of the file's bytes besides the protobuf message (a
 // model's weights are held twice at most while loading: the message and the graph).
 Status LoadOnnxModel(const std::string& path, std::shared_ptr<Graph>* graph, const OnnxLoadOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return InvalidArgument("{}: is a directory, not a model file", path);
   std::ifstream f(path, std::ios::binary);
   if (!f) return InvalidArgument("{}: cannot open file", path);
-  Status st;
-  if (f.peek() == std::ifstream::traits_type::eof()) {
-    st = InvalidArgument("the file is empty");
-  } else {
+  Status st = Guarded([&] {
+    if (f.peek() == std::ifstream::traits_type::eof()) return InvalidArgument("the file is empty");
     onnx::ModelProto model;
     if (!model.ParseFromIstream(&f))
-      st = InvalidArgument("not a valid ONNX model (protobuf parse failed; truncated or corrupted file?)");
-    else
-      st = LoadParsedModel(&model, DirOf(path), graph, options);
-  }
+      return InvalidArgument("not a valid ONNX model (protobuf parse failed; truncated or corrupted file?)");
+    return LoadParsedModel(&model, DirOf(path), graph, options);
+  });
   if (!st.ok()) st.Prepend(path + ": ");
   return st;
 }

@@ -1,8 +1,12 @@
 #include "parser/onnx/tensor_proto.h"
 
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "base/checked_math.h"
 
 namespace ge {
 
@@ -45,31 +49,61 @@ void CopyField(const Src& field, HostTensor* out) {
 }
 
 Status ReadExternal(const onnx::TensorProto& p, const std::string& base_dir, std::string* bytes) {
+  namespace fs = std::filesystem;
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& kv : p.external_data()) {
-    if (kv.key() == "location")
+    if (kv.key() == "location") {
       location = kv.value();
-    else if (kv.key() == "offset")
-      offset = std::stoll(kv.value());
-    else if (kv.key() == "length")
-      length = std::stoll(kv.value());
+    } else if (kv.key() == "offset" || kv.key() == "length") {
+      auto v = ParseInt64(kv.value());
+      if (!v || *v < 0)
+        return InvalidArgument("tensor '{}': external data {} '{}' is not an integer >= 0", p.name(), kv.key(),
+                               kv.value().substr(0, 32));
+      (kv.key() == "offset" ? offset : length) = *v;
+    }
   }
   if (location.empty() || location.find("..") != std::string::npos || location[0] == '/')
     return InvalidArgument("tensor '{}': bad external data location '{}'", p.name(), location);
-  std::string path = base_dir.empty() ? location : base_dir + "/" + location;
-  std::ifstream f(path, std::ios::binary);
+  const std::string path = base_dir.empty() ? location : base_dir + "/" + location;
+  // The real path (symlinks resolved) must stay inside the model's directory.
+  std::error_code ec;
+  const fs::path dir = fs::canonical(base_dir.empty() ? "." : base_dir, ec);
+  const fs::path real = ec ? fs::path() : fs::canonical(path, ec);
+  if (ec) return InvalidArgument("tensor '{}': cannot open external data file '{}'", p.name(), path);
+  const auto [d, r] = std::mismatch(dir.begin(), dir.end(), real.begin(), real.end());
+  if (d != dir.end())
+    return InvalidArgument("tensor '{}': external data file '{}' resolves outside the model directory", p.name(), path);
+  if (!fs::is_regular_file(real, ec))
+    return InvalidArgument("tensor '{}': external data file '{}' is not a regular file", p.name(), path);
+  std::ifstream f(real, std::ios::binary);
   if (!f) return InvalidArgument("tensor '{}': cannot open external data file '{}'", p.name(), path);
   f.seekg(0, std::ios::end);
-  int64_t size = f.tellg();
+  const int64_t size = f.tellg();
+  int64_t end = 0;
   if (length < 0) length = size - offset;
-  if (offset < 0 || offset + length > size)
+  if (size < 0 || length < 0 || !CheckedAdd(offset, length, &end) || end > size)
     return InvalidArgument("tensor '{}': external data [{}, +{}) is past the end of '{}' ({} bytes)", p.name(), offset,
                            length, path, size);
   bytes->resize(length);
   f.seekg(offset);
-  f.read(bytes->data(), length);
+  if (!f.read(bytes->data(), length))
+    return InvalidArgument("tensor '{}': cannot read external data file '{}'", p.name(), path);
   return Status::Ok();
+}
+
+// Values the typed field of `p` holds for dtype `dt` (complex: two per element).
+int64_t FieldValues(const onnx::TensorProto& p, DataType dt) {
+  switch (dt) {
+    case DT_FLOAT: return p.float_data_size();
+    case DT_COMPLEX64: return p.float_data_size() / 2;
+    case DT_DOUBLE: return p.double_data_size();
+    case DT_INT64: return p.int64_data_size();
+    case DT_UINT64:
+    case DT_UINT32: return p.uint64_data_size();
+    case DT_STRING: return p.string_data_size();
+    default: return p.int32_data_size();
+  }
 }
 
 Status FillTyped(const onnx::TensorProto& p, DataType dt, HostTensor* out) {
@@ -114,24 +148,31 @@ Status TensorFromProto(const onnx::TensorProto& p, const std::string& base_dir, 
   Shape shape(dims);
   if (shape.GetShapeSize() < 0 || shape.GetShapeSize() > (int64_t(1) << 34))
     return InvalidArgument("tensor '{}': element count of {} is out of range", p.name(), shape.ToString());
-  *out = HostTensor(dt, shape);
-  const size_t expect = out->NumBytes();
+  const size_t expect = CheckedTensorBytes(dims, GetSizeByDataType(dt)).value_or(0);
+  // The data is checked against the shape before the tensor is allocated: a small file must not
+  // declare a huge zero-filled tensor.
   if (p.data_location() == onnx::TensorProto::EXTERNAL) {
     std::string bytes;
     GE_RETURN_IF_ERROR(ReadExternal(p, base_dir, &bytes));
     if (bytes.size() != expect)
       return InvalidArgument("tensor '{}': external data has {} bytes, shape {} needs {}", p.name(), bytes.size(),
                              shape.ToString(), expect);
-    std::memcpy(out->mutable_data(), bytes.data(), expect);
+    *out = HostTensor(dt, shape);
+    if (expect) std::memcpy(out->mutable_data(), bytes.data(), expect);
     return Status::Ok();
   }
   if (p.has_raw_data() && dt != DT_STRING) {
     if (p.raw_data().size() != expect)
       return InvalidArgument("tensor '{}': raw_data has {} bytes, shape {} of {} needs {}", p.name(),
                              p.raw_data().size(), shape.ToString(), DataTypeName(dt), expect);
+    *out = HostTensor(dt, shape);
     if (expect) std::memcpy(out->mutable_data(), p.raw_data().data(), expect);
     return Status::Ok();
   }
+  if (FieldValues(p, dt) != shape.GetShapeSize())
+    return InvalidArgument("tensor '{}': has {} values, shape {} needs {}", p.name(), FieldValues(p, dt),
+                           shape.ToString(), shape.GetShapeSize());
+  *out = HostTensor(dt, shape);
   return FillTyped(p, dt, out);
 }
 
