@@ -62,7 +62,6 @@ Status PassManager::Run(Graph* g, OptimizeStats* stats) const {
   OptimizeStats local;
   local.nodes_before = g->num_nodes();
   StaticInferenceOptions inference;
-  inference.fold_shapes = level_ >= 1;
   auto infer = [&]() -> Status {
     GE_RETURN_IF_ERROR(RunStaticInference(g, inference, &local.inference));
     local.folded += local.inference.folded;
