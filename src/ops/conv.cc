@@ -227,6 +227,7 @@ ge::graphStatus FusedInferShape(gert::InferShapeContext* ctx) {
 struct NhwcTiling {
   int32_t nhwc;  // 1: first member, shared with ConvTiling's layout check in the kernel
   int32_t has_bias, has_z;
+  int64_t images;
   const DnnlConvPlan* plan;  // process-wide cache (ops/dnnl_conv.h): valid for the process
 };
 
@@ -276,6 +277,7 @@ ge::graphStatus FusedTiling(gert::TilingContext* ctx) {
   if (t.plan == nullptr) return ge::GRAPH_FAILED;
   t.has_bias = p.has_bias;
   t.has_z = p.has_z;
+  t.images = p.n;
   ctx->SetBlockDim(DnnlConvPlanBlocks(t.plan));
   ctx->GetWorkspaceSizes(1)[0] = 0;
   return SetTiling(ctx, t);
@@ -322,7 +324,7 @@ void PackKernel(const aclrtKernelArgs* args) {
 void FusedKernel(const aclrtKernelArgs* args) {
   if (args->tilingSize == sizeof(NhwcTiling) && GetTiling<NhwcTiling>(args).nhwc == 1) {
     const auto& t = GetTiling<NhwcTiling>(args);
-    RunDnnlConv(t.plan, args->blockIdx, static_cast<const float*>(args->addrs[0]),
+    RunDnnlConv(t.plan, args->blockIdx, t.images, static_cast<const float*>(args->addrs[0]),
                 static_cast<const float*>(args->addrs[1]), static_cast<const float*>(args->addrs[2]),
                 t.has_z ? static_cast<const float*>(args->addrs[3]) : nullptr, static_cast<float*>(args->addrs[4]));
     return;

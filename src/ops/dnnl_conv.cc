@@ -8,61 +8,15 @@
 #include <vector>
 
 #ifdef GE_HAVE_DNNL
-#include <omp.h>
-
-#include <dnnl.hpp>
+#include "ops/dnnl_common.h"
 #endif
 
 namespace ge::ops_util {
-
-bool ParseConvAct(const std::string& name, ConvAct* act) {
-  static const std::pair<const char*, ConvAct> kNames[] = {
-      {"", ConvAct::kNone},     {"Relu", ConvAct::kRelu},           {"LeakyRelu", ConvAct::kLeakyRelu},
-      {"Clip", ConvAct::kClip}, {"Sigmoid", ConvAct::kSigmoid},     {"HardSigmoid", ConvAct::kHardSigmoid},
-      {"Tanh", ConvAct::kTanh}, {"HardSwish", ConvAct::kHardSwish}, {"Swish", ConvAct::kSwish}};
-  for (const auto& [n, a] : kNames)
-    if (name == n) {
-      *act = a;
-      return true;
-    }
-  return false;
-}
-
-float ApplyConvAct(ConvAct act, float a0, float a1, float v) {
-  switch (act) {
-    case ConvAct::kNone: return v;
-    case ConvAct::kRelu: return v > 0.f ? v : 0.f;
-    case ConvAct::kLeakyRelu: return v >= 0.f ? v : a0 * v;
-    case ConvAct::kClip: return std::min(std::max(v, a0), a1);
-    case ConvAct::kSigmoid: return 1.f / (1.f + std::exp(-v));
-    case ConvAct::kHardSigmoid: return std::min(std::max(a0 * v + a1, 0.f), 1.f);
-    case ConvAct::kHardSwish: return v * std::min(std::max(v / 6.f + 0.5f, 0.f), 1.f);
-    case ConvAct::kTanh: return std::tanh(v);
-    case ConvAct::kSwish: return v / (1.f + std::exp(-v));
-  }
-  return v;
-}
 
 #ifdef GE_HAVE_DNNL
 namespace {
 using dnnl::memory;
 using tag = memory::format_tag;
-
-dnnl::engine& Engine() {
-  static dnnl::engine eng(dnnl::engine::kind::cpu, 0);
-  return eng;
-}
-
-// oneDNN runs single-threaded inside a block: the device's cores are the parallelism.
-dnnl::stream& ThreadStream() {
-  thread_local bool single = [] {
-    omp_set_num_threads(1);
-    return true;
-  }();
-  (void)single;
-  thread_local dnnl::stream s(Engine());
-  return s;
-}
 
 struct Block {
   dnnl::convolution_forward prim;
@@ -77,35 +31,17 @@ memory::desc WeightsMd(const DnnlConvParams& p, tag t) {
   return memory::desc(d, memory::data_type::f32, t);
 }
 
-void AppendAct(const DnnlConvParams& p, dnnl::post_ops* po) {
-  using dnnl::algorithm;
-  switch (static_cast<ConvAct>(p.act)) {
-    case ConvAct::kNone: break;
-    case ConvAct::kRelu: po->append_eltwise(1.f, algorithm::eltwise_relu, 0.f, 0.f); break;
-    case ConvAct::kLeakyRelu: po->append_eltwise(1.f, algorithm::eltwise_relu, p.a0, 0.f); break;
-    case ConvAct::kClip: po->append_eltwise(1.f, algorithm::eltwise_clip, p.a0, p.a1); break;
-    case ConvAct::kSigmoid: po->append_eltwise(1.f, algorithm::eltwise_logistic, 0.f, 0.f); break;
-    case ConvAct::kHardSigmoid:
-      po->append_eltwise(1.f, algorithm::eltwise_linear, p.a0, p.a1);
-      po->append_eltwise(1.f, algorithm::eltwise_clip, 0.f, 1.f);
-      break;
-    case ConvAct::kHardSwish: po->append_eltwise(1.f, algorithm::eltwise_hardswish, 0.f, 0.f); break;
-    case ConvAct::kTanh: po->append_eltwise(1.f, algorithm::eltwise_tanh, 0.f, 0.f); break;
-    case ConvAct::kSwish: po->append_eltwise(1.f, algorithm::eltwise_swish, 1.f, 0.f); break;
-  }
-}
-
-// The primitive descriptor for n images of ih input rows giving oh output rows with these pads.
-bool MakePd(const DnnlConvParams& p, int64_t n, int64_t ih, int64_t oh, int64_t pt, int64_t pb,
+// The primitive descriptor for one image of ih input rows giving oh output rows with these pads.
+bool MakePd(const DnnlConvParams& p, int64_t ih, int64_t oh, int64_t pt, int64_t pb,
             dnnl::convolution_forward::primitive_desc* out) {
   auto f32 = memory::data_type::f32;
-  memory::desc x_md({n, p.c, ih, p.w}, f32, tag::nhwc);
-  memory::desc y_md({n, p.m, oh, p.ow}, f32, tag::nhwc);
+  memory::desc x_md({1, p.c, ih, p.w}, f32, tag::nhwc);
+  memory::desc y_md({1, p.m, oh, p.ow}, f32, tag::nhwc);
   memory::desc b_md({p.m}, f32, tag::x);
   memory::desc w_md = WeightsMd(p, tag::any);
   dnnl::post_ops po;
   if (p.has_z) po.append_sum(1.f);
-  AppendAct(p, &po);
+  AppendAct(static_cast<ConvAct>(p.act), p.a0, p.a1, &po);
   dnnl::primitive_attr attr;
   attr.set_post_ops(po);
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
@@ -126,43 +62,40 @@ bool MakePd(const DnnlConvParams& p, int64_t n, int64_t ih, int64_t oh, int64_t 
 
 struct DnnlConvPlan {
   memory::desc w_md, b_md;
+  int64_t x_image, y_image;  // floats per image
   std::vector<Block> blocks;
 };
 
 namespace {
 
-// Splits into `nb` blocks over images (n > 1) or output rows; false if a block's primitive
-// reads another weights layout than the whole-tensor one (packing assumes one layout).
+// Splits one image's output rows into `nb` blocks; false if a block's primitive reads another
+// weights layout than the whole-image one (packing assumes one layout).
 bool BuildBlocks(const DnnlConvParams& p, uint32_t nb, const memory::desc& w_md, DnnlConvPlan* plan) {
   plan->blocks.clear();
-  bool by_image = p.n > 1;
-  int64_t total = by_image ? p.n : p.oh;
-  nb = static_cast<uint32_t>(std::min<int64_t>(nb, total));
-  int64_t per = total / nb, rem = total % nb, begin = 0;
+  nb = static_cast<uint32_t>(std::min<int64_t>(nb, p.oh));
+  int64_t per = p.oh / nb, rem = p.oh % nb, begin = 0;
   for (uint32_t b = 0; b < nb; ++b) {
     int64_t end = begin + per + (b < rem ? 1 : 0);
     dnnl::convolution_forward::primitive_desc pd;
     Block blk;
-    if (by_image) {
-      if (!MakePd(p, end - begin, p.h, p.oh, p.pt, p.pb, &pd)) return false;
-      blk.x_off = begin * p.h * p.w * p.c;
-      blk.y_off = begin * p.oh * p.ow * p.m;
-      blk.y_count = (end - begin) * p.oh * p.ow * p.m;
-    } else {
-      int64_t keff = (p.kh - 1) * p.dh + 1;
-      int64_t first = begin * p.sh - p.pt, last = (end - 1) * p.sh - p.pt + keff;  // rows [first, last)
-      int64_t ih0 = std::max<int64_t>(0, first), ih1 = std::min<int64_t>(p.h, last);
-      if (ih1 <= ih0) return false;
-      if (!MakePd(p, 1, ih1 - ih0, end - begin, ih0 - first, last - ih1, &pd)) return false;
-      blk.x_off = ih0 * p.w * p.c;
-      blk.y_off = begin * p.ow * p.m;
-      blk.y_count = (end - begin) * p.ow * p.m;
+    int64_t keff = (p.kh - 1) * p.dh + 1;
+    int64_t first = begin * p.sh - p.pt, last = (end - 1) * p.sh - p.pt + keff;  // rows [first, last)
+    int64_t ih0 = std::max<int64_t>(0, first), ih1 = std::min<int64_t>(p.h, last);
+    if (ih1 <= ih0) return false;
+    if (nb == 1) {
+      if (!MakePd(p, p.h, p.oh, p.pt, p.pb, &pd)) return false;
+      ih0 = 0;
+    } else if (!MakePd(p, ih1 - ih0, end - begin, ih0 - first, last - ih1, &pd)) {
+      return false;
     }
     if (pd.weights_desc() != w_md) return false;
     blk.prim = dnnl::convolution_forward(pd);
     blk.x_md = pd.src_desc();
     blk.y_md = pd.dst_desc();
     blk.scratch_md = pd.scratchpad_desc();
+    blk.x_off = ih0 * p.w * p.c;
+    blk.y_off = begin * p.ow * p.m;
+    blk.y_count = (end - begin) * p.ow * p.m;
     plan->blocks.push_back(std::move(blk));
     begin = end;
   }
@@ -174,12 +107,14 @@ std::unique_ptr<DnnlConvPlan> BuildPlan(const DnnlConvParams& p, uint32_t max_bl
   // or each execution starts an OpenMP team whose threads spin beside the device's cores.
   ThreadStream();
   dnnl::convolution_forward::primitive_desc whole;
-  if (!MakePd(p, p.n, p.h, p.oh, p.pt, p.pb, &whole)) return nullptr;
+  if (!MakePd(p, p.h, p.oh, p.pt, p.pb, &whole)) return nullptr;
   auto plan = std::make_unique<DnnlConvPlan>();
   plan->w_md = whole.weights_desc();
   plan->b_md = memory::desc({p.m}, memory::data_type::f32, tag::x);
+  plan->x_image = p.h * p.w * p.c;
+  plan->y_image = p.oh * p.ow * p.m;
   // Blocks of at least ~1 MFLOP, so that the split pays for its hand-off.
-  int64_t flops = 2 * p.n * p.m * p.oh * p.ow * (p.c / p.group) * p.kh * p.kw;
+  int64_t flops = 2 * p.m * p.oh * p.ow * (p.c / p.group) * p.kh * p.kw;
   uint32_t nb = static_cast<uint32_t>(std::clamp<int64_t>(flops / (1 << 20), 1, std::max<uint32_t>(max_blocks, 1)));
   for (; nb > 1; --nb)
     if (BuildBlocks(p, nb, plan->w_md, plan.get())) return plan;
@@ -192,8 +127,8 @@ std::unordered_map<std::string, std::unique_ptr<DnnlConvPlan>> g_plans;
 
 // The parameters as bytes, field by field (no struct padding in the key).
 std::string Key(const DnnlConvParams& p, uint32_t max_blocks) {
-  const int64_t ints[] = {p.n,  p.c,  p.h,  p.w,  p.m,  p.group, p.kh, p.kw,  p.sh,       p.sw,    p.dh,
-                          p.dw, p.pt, p.pl, p.pb, p.pr, p.oh,    p.ow, p.act, p.has_bias, p.has_z, max_blocks};
+  const int64_t ints[] = {int64_t{1}, p.c,  p.h,  p.w,  p.m,  p.group, p.kh, p.kw,  p.sh,       p.sw,    p.dh,
+                          p.dw,       p.pt, p.pl, p.pb, p.pr, p.oh,    p.ow, p.act, p.has_bias, p.has_z, max_blocks};
   const float floats[] = {p.a0, p.a1};
   std::string k(reinterpret_cast<const char*>(ints), sizeof(ints));
   k.append(reinterpret_cast<const char*>(floats), sizeof(floats));
@@ -217,11 +152,9 @@ const DnnlConvPlan* GetDnnlConvPlan(const DnnlConvParams& p, uint32_t max_blocks
 
 uint32_t DnnlConvPlanBlocks(const DnnlConvPlan* plan) { return static_cast<uint32_t>(plan->blocks.size()); }
 
-void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, const float* x, const float* w, const float* bias,
-                 const float* z, float* y) {
+void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, int64_t images, const float* x, const float* w,
+                 const float* bias, const float* z, float* y) {
   const Block& b = plan->blocks[block];
-  float* yb = y + b.y_off;
-  if (z != nullptr && z + b.y_off != yb) std::memcpy(yb, z + b.y_off, b.y_count * sizeof(float));
   auto& eng = Engine();
   thread_local std::vector<uint8_t> scratch;
   size_t need = b.scratch_md.get_size();
@@ -230,9 +163,18 @@ void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, const float* x, const
   args.emplace(DNNL_ARG_SRC, memory(b.x_md, eng, const_cast<float*>(x + b.x_off)));
   args.emplace(DNNL_ARG_WEIGHTS, memory(plan->w_md, eng, const_cast<float*>(w)));
   if (bias) args.emplace(DNNL_ARG_BIAS, memory(plan->b_md, eng, const_cast<float*>(bias)));
-  args.emplace(DNNL_ARG_DST, memory(b.y_md, eng, yb));
+  args.emplace(DNNL_ARG_DST, memory(b.y_md, eng, y + b.y_off));
   args.emplace(DNNL_ARG_SCRATCHPAD, memory(b.scratch_md, eng, scratch.data()));
-  b.prim.execute(ThreadStream(), args);
+  for (int64_t i = 0; i < images; ++i) {  // one primitive per image: the packed layout is per image
+    float* yb = y + i * plan->y_image + b.y_off;
+    if (z != nullptr && z + i * plan->y_image + b.y_off != yb)
+      std::memcpy(yb, z + i * plan->y_image + b.y_off, b.y_count * sizeof(float));
+    if (i > 0) {
+      args.at(DNNL_ARG_SRC).set_data_handle(const_cast<float*>(x + i * plan->x_image + b.x_off));
+      args.at(DNNL_ARG_DST).set_data_handle(yb);
+    }
+    b.prim.execute(ThreadStream(), args);
+  }
 }
 
 size_t PackedConvWeightsSize(const DnnlConvParams& p) {
@@ -256,7 +198,8 @@ struct DnnlConvPlan {};
 bool DnnlConvSupported(const DnnlConvParams&) { return false; }
 const DnnlConvPlan* GetDnnlConvPlan(const DnnlConvParams&, uint32_t) { return nullptr; }
 uint32_t DnnlConvPlanBlocks(const DnnlConvPlan*) { return 0; }
-void RunDnnlConv(const DnnlConvPlan*, uint32_t, const float*, const float*, const float*, const float*, float*) {}
+void RunDnnlConv(const DnnlConvPlan*, uint32_t, int64_t, const float*, const float*, const float*, const float*,
+                 float*) {}
 size_t PackedConvWeightsSize(const DnnlConvParams&) { return 0; }
 bool PackConvWeights(const DnnlConvParams&, const float*, float*) { return false; }
 

@@ -1,7 +1,9 @@
 // 2-D float convolution in NHWC through oneDNN's primitives (brgconv, depthwise brdgmm: 3-30x
 // the im2col path on AVX-512), with the epilogue fused: bias, residual sum, activation.
-// A plan splits the output rows into blocks, one single-threaded primitive per block, so the
-// device's cores are the parallelism and oneDNN's OpenMP never spins beside them. Plans are made
+// A plan splits one image's output rows into blocks, one single-threaded primitive per block, so
+// the device's cores are the parallelism and oneDNN's OpenMP never spins beside them; a batch
+// runs image by image, so plans and the packed weights layout do not depend on the batch size
+// (dynamic-batch models share them). Plans are made
 // once per parameter set (at tiling time: compile time for sink segments) and cached for the
 // process, so a repeated shape costs a hash lookup. Weights are packed once, at compile time,
 // into the layout the plan's primitives read (PackConvWeights).
@@ -15,7 +17,18 @@
 namespace ge::ops_util {
 
 // Fused activations (FusedConv's `activation` attribute).
-enum class ConvAct : int32_t { kNone, kRelu, kLeakyRelu, kClip, kSigmoid, kHardSigmoid, kHardSwish, kTanh, kSwish };
+enum class ConvAct : int32_t {
+  kNone,
+  kRelu,
+  kLeakyRelu,
+  kClip,
+  kSigmoid,
+  kHardSigmoid,
+  kHardSwish,
+  kTanh,
+  kSwish,
+  kGelu  // erf form: 0.5 x (1 + erf(x / sqrt 2))
+};
 
 // Parses an activation name ("" = none); false for an unknown name.
 bool ParseConvAct(const std::string& name, ConvAct* act);
@@ -40,9 +53,9 @@ bool DnnlConvSupported(const DnnlConvParams& p);
 // The cached plan for p with at most max_blocks row blocks (null if unsupported). Thread-safe.
 const DnnlConvPlan* GetDnnlConvPlan(const DnnlConvParams& p, uint32_t max_blocks);
 uint32_t DnnlConvPlanBlocks(const DnnlConvPlan* plan);
-// Runs block `block` of the plan. w is the packed weights; z may be null (no residual).
-void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, const float* x, const float* w, const float* bias,
-                 const float* z, float* y);
+// Runs block `block` of the plan on `images` images. w is the packed weights; z may be null.
+void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, int64_t images, const float* x, const float* w,
+                 const float* bias, const float* z, float* y);
 // Floats in the packed weights of p (0 when unsupported); packs OIHW weights (group-major as in
 // ONNX: [M, C/group, kh, kw]) into that layout.
 size_t PackedConvWeightsSize(const DnnlConvParams& p);

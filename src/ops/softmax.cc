@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ops/op_util.h"
+#include "ops/vec_math.h"
 
 namespace ge::ops_softmax {
 using namespace ge::ops_util;
@@ -33,8 +34,28 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   return SetTiling(ctx, t);
 }
 
+// float rows over the last axis: max, vectorized exp (ops/vec_math.h), one scale.
+void RunLastAxisFloat(const SoftmaxTiling& t, const float* x, float* y, int64_t begin, int64_t end) {
+  const int64_t n = t.axis_len;
+  for (int64_t r = begin; r < end; ++r) {
+    const float* xp = x + r * n;
+    float* yp = y + r * n;
+    float mx = xp[0];
+    for (int64_t a = 1; a < n; ++a) mx = std::max(mx, xp[a]);
+    for (int64_t a = 0; a < n; ++a) yp[a] = xp[a] - mx;
+    VecExp(yp, yp, n);
+    float sum = 0.f;
+    for (int64_t a = 0; a < n; ++a) sum += yp[a];
+    const float inv = 1.f / sum;
+    for (int64_t a = 0; a < n; ++a) yp[a] *= inv;
+  }
+}
+
 template <typename T>
 void Run(const SoftmaxTiling& t, const T* x, T* y, int64_t begin, int64_t end) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (t.inner == 1) return RunLastAxisFloat(t, x, y, begin, end);
+  }
   for (int64_t r = begin; r < end; ++r) {
     int64_t o = r / t.inner, i = r % t.inner;
     const T* xp = x + o * t.axis_len * t.inner + i;

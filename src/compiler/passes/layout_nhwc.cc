@@ -18,10 +18,11 @@ const std::unordered_set<std::string>& Elementwise() {
   return kOps;
 }
 
-bool Is4dFloat(const Value& v) {
-  return v.desc.dtype == DT_FLOAT && v.desc.shape.GetDimNum() == 4 && v.desc.shape.IsStatic() &&
-         !v.desc.shape.IsUnknownRank();
+// 4-D with static channels and spatial dims (the batch dim may be dynamic).
+bool Is4dStatic(const Shape& s) {
+  return !s.IsUnknownRank() && s.GetDimNum() == 4 && s.GetDim(1) >= 0 && s.GetDim(2) >= 0 && s.GetDim(3) >= 0;
 }
+bool Is4dFloat(const Value& v) { return v.desc.dtype == DT_FLOAT && Is4dStatic(v.desc.shape); }
 
 Shape ToNhwcShape(const Shape& s) { return Shape({s.GetDim(0), s.GetDim(2), s.GetDim(3), s.GetDim(1)}); }
 
@@ -109,7 +110,7 @@ class LayoutPass {
         if (concat || val.constant->shape().GetDimNum() > 4 || val.constant->dtype() == DT_STRING) return false;
         continue;
       }
-      if (val.desc.shape.GetDimNum() != 4 || !val.desc.shape.IsStatic()) return false;
+      if (!Is4dStatic(val.desc.shape)) return false;
       any_nhwc |= nhwc_.count(v) > 0 && moved_.count(v) > 0;
     }
     return any_nhwc;
@@ -126,7 +127,7 @@ class LayoutPass {
     attrs["layout"] = std::string("NHWC");
     AttrMap pack_attrs = attrs;
     Shape xn = ToNhwcShape(xs);
-    pack_attrs["x_shape"] = xn.GetDims();
+    pack_attrs["x_shape"] = std::vector<int64_t>{1, xn.GetDim(1), xn.GetDim(2), xn.GetDim(3)};  // per image
     pack_attrs["has_bias"] = int64_t{b != kNoValue};
     pack_attrs["has_z"] = int64_t{z != kNoValue};
     ValueId packed = g_->AddValue(node.name + "/packed_weights", TensorDesc{DT_FLOAT, FORMAT_ND, Shape::UnknownRank()});

@@ -1,6 +1,6 @@
 // LayoutNhwc pass: runs 2-D float convolutions in NHWC with weights packed at compile time.
 //
-// Every Conv / FusedConv (NCHW) with a static 4-D float input and constant weights becomes an
+// Every Conv / FusedConv (NCHW) with a 4-D float input (static but for the batch dim) and constant weights becomes an
 // NHWC FusedConv whose weights come from a ConvWeightPack node (folded to a constant by the next
 // static inference). Layout-agnostic consumers (elementwise ops, Concat on channels,
 // 2-D MaxPool/AveragePool/GlobalAveragePool as PoolNhwc) follow their producers into NHWC, with

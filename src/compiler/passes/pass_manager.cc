@@ -11,6 +11,7 @@
 #include "compiler/passes/identity_elimination.h"
 #include "compiler/passes/layer_norm_fusion.h"
 #include "compiler/passes/matmul_add_to_gemm.h"
+#include "compiler/passes/matmul_fusion.h"
 #include "compiler/passes/transpose_cancellation.h"
 #include "register/op_impl_registry.h"
 
@@ -48,6 +49,7 @@ Status PassManager::Create(int opt_level, std::unique_ptr<PassManager>* out) {
     p.push_back(std::make_unique<TransposeCancellation>());
     p.push_back(std::make_unique<MatMulAddToGemm>());
     p.push_back(std::make_unique<LayerNormFusion>());
+    if (IsRegistered("FusedMatMul")) p.push_back(std::make_unique<MatMulFusion>());
     if (IsRegistered("FusedConv"))
       p.push_back(std::make_unique<ConvActivationFusion>());
     else

@@ -23,7 +23,7 @@ TEST(PassManagerTest, Levels) {
   EXPECT_EQ(PassNames(2),
             (std::vector<std::string>{"identity-elimination", "common-subexpression-elimination", "conv-bn-folding",
                                       "transpose-cancellation", "matmul-add-to-gemm", "layer-norm-fusion",
-                                      "conv-activation-fusion", "dead-code-elimination"}));
+                                      "matmul-fusion", "conv-activation-fusion", "dead-code-elimination"}));
   std::unique_ptr<PassManager> pm;
   Status st = PassManager::Create(3, &pm);
   EXPECT_FALSE(st.ok());

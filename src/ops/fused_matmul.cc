@@ -1,0 +1,106 @@
+// FusedMatMul: Y = activation(A x B + bias + Z), made by the matmul-fusion pass from MatMul /
+// Gemm (+ bias Add) (+ residual Add) (+ activation), never by a frontend. A is [..., K] (its
+// leading dims are rows), B is 2-D [K, N], bias [N], Z has Y's shape. Runs as oneDNN matmul
+// primitives over row blocks (ops/dnnl_matmul.h); without oneDNN, one GEMM per row block and the
+// epilogue as a loop.
+#include "ops/dnnl_matmul.h"
+#include "ops/gemm_util.h"
+#include "ops/op_util.h"
+#include "ops/op_util_ext.h"
+
+namespace ge::ops_fused_matmul {
+using namespace ge::ops_util;
+
+enum Attr { kActivation, kActivationParams };
+
+struct FusedMatMulTiling {
+  DnnlMatMulParams p;
+  const DnnlMatMulPlan* plan;  // process-wide cache: valid for the process; null = reference path
+};
+
+ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
+  const gert::Shape* a = ctx->GetInputShape(0);
+  const gert::Shape* b = ctx->GetInputShape(1);
+  if (!a || !b || a->GetDimNum() < 1 || b->GetDimNum() != 2) return ge::GRAPH_FAILED;
+  int64_t k = a->GetDim(a->GetDimNum() - 1);
+  if (k >= 0 && b->GetDim(0) >= 0 && k != b->GetDim(0)) return ge::GRAPH_FAILED;
+  gert::Shape* y = ctx->GetOutputShape(0);
+  *y = *a;
+  y->SetDim(a->GetDimNum() - 1, b->GetDim(1));
+  return ge::GRAPH_SUCCESS;
+}
+
+bool ParseAct(const gert::RuntimeAttrs* a, DnnlMatMulParams* p) {
+  ConvAct act;
+  if (!ParseConvAct(AttrStr(a, kActivation, ""), &act)) return false;
+  std::vector<float> params = AttrFloats(a, kActivationParams);
+  p->act = static_cast<int32_t>(act);
+  p->a0 = act == ConvAct::kLeakyRelu ? 0.01f : act == ConvAct::kHardSigmoid ? 0.2f : 0.f;
+  p->a1 = act == ConvAct::kHardSigmoid ? 0.5f : 0.f;
+  if (params.size() > 0) p->a0 = params[0];
+  if (params.size() > 1) p->a1 = params[1];
+  return act != ConvAct::kClip || params.size() == 2;
+}
+
+ge::graphStatus Tiling(gert::TilingContext* ctx) {
+  const gert::Shape& a = ctx->GetInputShape(0)->GetStorageShape();
+  const gert::Shape& b = ctx->GetInputShape(1)->GetStorageShape();
+  FusedMatMulTiling t{};
+  t.p.k = b.GetDim(0);
+  t.p.n = b.GetDim(1);
+  t.p.rows = 1;
+  for (size_t i = 0; i + 1 < a.GetDimNum(); ++i) t.p.rows *= a.GetDim(i);
+  t.p.has_bias = ctx->GetInputShape(2) != nullptr;
+  t.p.has_z = ctx->GetInputShape(3) != nullptr;
+  if (!ParseAct(ctx->GetAttrs(), &t.p)) return ge::GRAPH_FAILED;
+  t.plan = t.p.rows > 0 ? GetDnnlMatMulPlan(t.p, ctx->GetCoreNum()) : nullptr;
+  uint32_t blocks = t.plan ? DnnlMatMulPlanBlocks(t.plan) : ChooseBlockDim(ctx, 2 * t.p.rows * t.p.k * t.p.n, 1 << 21);
+  ctx->SetBlockDim(std::max<uint32_t>(1, std::min<int64_t>(blocks, std::max<int64_t>(t.p.rows, 1))));
+  return SetTiling(ctx, t);
+}
+
+void Kernel(const aclrtKernelArgs* args) {
+  const auto& t = GetTiling<FusedMatMulTiling>(args);
+  const auto* a = static_cast<const float*>(args->addrs[0]);
+  const auto* b = static_cast<const float*>(args->addrs[1]);
+  const auto* bias = t.p.has_bias ? static_cast<const float*>(args->addrs[2]) : nullptr;
+  const auto* z = t.p.has_z ? static_cast<const float*>(args->addrs[3]) : nullptr;
+  auto* y = static_cast<float*>(args->addrs[4]);
+  if (t.plan) {
+    RunDnnlMatMul(t.plan, args->blockIdx, a, b, bias, z, y);
+    return;
+  }
+  int64_t r0, r1;
+  BlockRange(t.p.rows, args->blockIdx, args->blockDim, &r0, &r1);
+  if (r1 <= r0) return;
+  const int64_t n = t.p.n;
+  Sgemm(false, false, r1 - r0, n, t.p.k, 1.f, a + r0 * t.p.k, t.p.k, b, n, 0.f, y + r0 * n, n);
+  auto act = static_cast<ConvAct>(t.p.act);
+  for (int64_t r = r0; r < r1; ++r)
+    for (int64_t j = 0; j < n; ++j) {
+      float v = y[r * n + j] + (bias ? bias[j] : 0.f) + (z ? z[r * n + j] : 0.f);
+      y[r * n + j] = ApplyConvAct(act, t.p.a0, t.p.a1, v);
+    }
+}
+
+}  // namespace ge::ops_fused_matmul
+
+namespace ops {
+class FusedMatMul : public OpDef {
+ public:
+  explicit FusedMatMul(const char* name) : OpDef(name) {
+    using namespace ge::ops_fused_matmul;
+    this->Input("A").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+    this->Input("B").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+    this->Input("bias").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
+    this->Input("Z").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
+    this->Output("Y").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+    this->Attr("activation").AttrType(OPTIONAL).String("");
+    this->Attr("activation_params").AttrType(OPTIONAL).ListFloat();
+    this->SetInferShape(InferShape);
+    this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
+    this->AICore().SetTiling(Tiling).SetKernel(Kernel).AddConfig("ascend910b");
+  }
+};
+OP_ADD(FusedMatMul);
+}  // namespace ops

@@ -1,0 +1,118 @@
+// MatMul fusion: before/after in the textual IR (constants nobody reads are not printed).
+#include "compiler/passes/matmul_fusion.h"
+
+#include "pass_test_util.h"
+
+namespace ge {
+namespace {
+
+// A batched MatMul + bias Add + GELU as PyTorch exports it (erf form) -> one FusedMatMul.
+TEST(MatMulFusionTest, BiasAndGeluPattern) {
+  EXPECT_EQ(test::RunPass(MatMulFusion(), R"(graph g
+input a: float32[1, 2, 3]
+const w: float32[3, 2] = [1, 2, 3, 4, 5, 6]
+const bias: float32[2] = [1, 2]
+const sqrt2: float32[] = [1.4142135]
+const one: float32[] = [1]
+const half: float32[] = [0.5]
+node mm: m: float32[1, 2, 2] = MatMul(a, w)
+node add: y: float32[1, 2, 2] = Add(m, bias)
+node div: d = Div(y, sqrt2)
+node erf: e = Erf(d)
+node add1: p = Add(e, one)
+node mul: q = Mul(y, p)
+node mul2: out = Mul(q, half)
+output out
+)"),
+            R"(graph g
+input a: float32[1, 2, 3]
+const w: float32[3, 2] = [1, 2, 3, 4, 5, 6]
+const bias: float32[2] = [1, 2]
+node mm: out = FusedMatMul(a, w, bias, _) {activation="Gelu", activation_params=f[]}
+output out
+)");
+}
+
+// Gemm with transB = 1 and a constant B: B is transposed once; the residual Add and the Relu fuse.
+TEST(MatMulFusionTest, GemmTransposedWeightsResidualRelu) {
+  EXPECT_EQ(test::RunPass(MatMulFusion(), R"(graph g
+input a: float32[2, 3]
+input r: float32[2, 2]
+const w: float32[2, 3] = [1, 2, 3, 4, 5, 6]
+const c: float32[2] = [1, 2]
+node gemm: m: float32[2, 2] = Gemm(a, w, c) {transB=1}
+node add: y: float32[2, 2] = Add(r, m)
+node relu: out = Relu(y)
+output out
+)"),
+            R"(graph g
+input a: float32[2, 3]
+input r: float32[2, 2]
+const c: float32[2] = [1, 2]
+const w/transposed: float32[3, 2] = [1, 4, 2, 5, 3, 6]
+node gemm: out = FusedMatMul(a, w/transposed, c, r) {activation="Relu", activation_params=f[]}
+output out
+)");
+}
+
+TEST(MatMulFusionTest, MustNotFire) {
+  // A batched B (3-D); a Gemm with transA; a Gemm with alpha != 1; a transposed B that is not a
+  // constant; int64 inputs.
+  const std::string text = R"(graph g
+input a: float32[2, 3]
+input a3: float32[5, 2, 3]
+input b3: float32[5, 3, 4]
+input bt: float32[4, 3]
+input ia: int64[2, 3]
+input ib: int64[3, 4]
+const w: float32[3, 4] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+const wt: float32[3, 2] = [1, 2, 3, 4, 5, 6]
+node mm1: y1 = MatMul(a3, b3)
+node g2: y2 = Gemm(wt, w) {transA=1}
+node g3: y3 = Gemm(a, w) {alpha=2.0}
+node g4: y4 = Gemm(a, bt) {transB=1}
+node mm5: y5 = MatMul(ia, ib)
+output y1, y2, y3, y4, y5
+)";
+  bool changed = true;
+  EXPECT_EQ(test::RunPass(MatMulFusion(), text, &changed), text);
+  EXPECT_FALSE(changed);
+}
+
+// The GELU pattern with a wrong constant (erf(x / 2)) is not GELU: only the bias fuses.
+TEST(MatMulFusionTest, NotGeluWithAnotherScale) {
+  EXPECT_EQ(test::RunPass(MatMulFusion(), R"(graph g
+input a: float32[2, 3]
+const w: float32[3, 2] = [1, 2, 3, 4, 5, 6]
+const bias: float32[2] = [1, 2]
+const two: float32[] = [2]
+const one: float32[] = [1]
+const half: float32[] = [0.5]
+node mm: m: float32[2, 2] = MatMul(a, w)
+node add: y: float32[2, 2] = Add(m, bias)
+node div: d = Div(y, two)
+node erf: e = Erf(d)
+node add1: p = Add(e, one)
+node mul: q = Mul(y, p)
+node mul2: out = Mul(q, half)
+output out
+)"),
+            R"(graph g
+input a: float32[2, 3]
+const w: float32[3, 2] = [1, 2, 3, 4, 5, 6]
+const bias: float32[2] = [1, 2]
+const two: float32[] = [2]
+const one: float32[] = [1]
+const half: float32[] = [0.5]
+node mm: y: float32[2, 2] = FusedMatMul(a, w, bias, _) {activation="", activation_params=f[]}
+node div: d = Div(y, two)
+node erf: e = Erf(d)
+node add1: p = Add(e, one)
+node mul: q = Mul(y, p)
+node mul2: out = Mul(q, half)
+output out
+)");
+}
+
+}  // namespace
+}  // namespace ge
