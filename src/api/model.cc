@@ -15,6 +15,15 @@
 #include "register/custom_op_loader.h"
 
 namespace ge {
+namespace {
+
+std::map<std::string, int> CountOps(const Graph& g) {
+  std::map<std::string, int> counts;
+  for (size_t n = 0; n < g.num_nodes(); ++n) counts[g.node(static_cast<NodeId>(n)).type]++;
+  return counts;
+}
+
+}  // namespace
 
 Model::~Model() = default;
 
@@ -47,6 +56,7 @@ Status Model::Compile() {
   GE_RETURN_IF_ERROR(SpecializeInputShapes());
   GE_RETURN_IF_ERROR(graph_->Verify());
   GE_RETURN_IF_ERROR(CheckSupported(*graph_));
+  op_counts_before_ = CountOps(*graph_);
   OptimizeStats opt_stats;
   GE_RETURN_IF_ERROR(OptimizeGraph(graph_.get(), options_.opt_level, &opt_stats));
   optimizer_report_ = opt_stats.ToString(options_.opt_level);
@@ -98,6 +108,8 @@ Status Model::SpecializeInputShapes() {
   }
   return Status::Ok();
 }
+
+std::map<std::string, int> Model::op_counts_after() const { return CountOps(*graph_); }
 
 std::string Model::DescribeSegments() const {
   if (compiled_) return compiled_->Describe();

@@ -85,6 +85,8 @@ TEST(OptimizerModelTest, O2FoldsBatchNormAndFusesConvActivationsAndGemm) {
   EXPECT_EQ(after["MatMul"] + after["Gemm"], 0);
   EXPECT_EQ(after["FusedMatMul"], 1);
   EXPECT_LT(o2->graph().num_nodes(), o0->graph().num_nodes());
+  EXPECT_EQ(o2->op_counts_before().at("BatchNormalization"), 4);  // as parsed
+  EXPECT_EQ(o2->op_counts_after(), OpCounts(o2->graph()));
   EXPECT_NE(o2->optimizer_report().find("-O2: "), std::string::npos);
   EXPECT_NE(o2->optimizer_report().find("conv-bn-folding"), std::string::npos);
   EXPECT_EQ(o2->mode(), "sink");
