@@ -5,7 +5,7 @@
 //   -O1  basic: identity/Dropout elimination, common-subexpression elimination, dead-code
 //        elimination;
 //   -O2  (default) adds the fusions: Conv+BatchNormalization folding, Transpose cancellation,
-//        MatMul+Add -> Gemm, LayerNormalization pattern recognition, MatMul/Gemm (+ bias,
+//        MatMul+Add -> Gemm, LayerNormalization and Softmax pattern recognition, MatMul/Gemm (+ bias,
 //        residual, activation) -> FusedMatMul, Conv (+ residual Add) + activation -> FusedConv.
 // Passes interleave with static inference: the fusions need shapes and constants, and a round
 // that changed the graph is followed by inference again (new constants fold, new nodes get
