@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "compiler/partitioner.h"
 #include "compiler/passes/layout_nhwc.h"
 #include "compiler/passes/pass_manager.h"
 #include "compiler/placement.h"
@@ -66,6 +67,7 @@ Status Model::Compile() {
     GE_RETURN_IF_ERROR(RunLayoutNhwc(graph_.get(), &layout));
     if (layout.convs > 0) GE_RETURN_IF_ERROR(RunStaticInference(graph_.get()));
   }
+  ReleaseUnreadConstants();
   CompileOptions copt;
   copt.mode = options_.mode;
   copt.prefer_fallback = options_.prefer_fallback;
@@ -80,7 +82,49 @@ Status Model::Compile() {
   }
   GE_RETURN_IF_ERROR(CompiledModel::Create(graph_, placement, copt, &compiled_));
   mode_ = compiled_->mode();
+  ReleaseSunkConstants();
   return Status::Ok();
+}
+
+// Constants no node reads (e.g. weights replaced by packed or transposed copies) free their
+// bytes before the executors copy what they need.
+void Model::ReleaseUnreadConstants() {
+  std::vector<bool> read(graph_->num_values(), false);
+  for (ValueId v : graph_->outputs()) read[v] = true;
+  for (size_t n = 0; n < graph_->num_nodes(); ++n)
+    for (ValueId v : graph_->node(static_cast<NodeId>(n)).inputs)
+      if (v != kNoValue) read[v] = true;
+  for (size_t v = 0; v < graph_->num_values(); ++v) {
+    Value& val = graph_->value(static_cast<ValueId>(v));
+    if (val.constant && !read[v]) val.constant->ReleaseBytes();
+  }
+}
+
+// Sink segments copied their constants into their weight blocks at load: the graph's copies of
+// constants no host segment reads and no graph output is are released (a model's weights are
+// then held once, not twice; unreferenced constants, e.g. weights replaced by packed ones, go too).
+void Model::ReleaseSunkConstants() {
+  std::vector<bool> hold(graph_->num_values(), false);
+  for (ValueId v : graph_->outputs()) hold[v] = true;
+  for (size_t s = 0; s < compiled_->num_segments(); ++s) {
+    const GraphSegment& seg = compiled_->segment(s);
+    if (seg.sink) {
+      std::vector<bool> seg_out(seg.graph->num_values(), false);
+      for (ValueId v : seg.graph->outputs()) seg_out[v] = true;
+      for (size_t v = 0; v < seg.graph->num_values(); ++v) {
+        Value& val = seg.graph->value(static_cast<ValueId>(v));
+        if (val.constant && !seg_out[v]) val.constant->ReleaseBytes();
+      }
+      continue;
+    }
+    for (NodeId n : seg.nodes)
+      for (ValueId v : graph_->node(n).inputs)
+        if (v != kNoValue) hold[v] = true;
+  }
+  for (size_t v = 0; v < graph_->num_values(); ++v) {
+    Value& val = graph_->value(static_cast<ValueId>(v));
+    if (val.constant && !hold[v]) val.constant->ReleaseBytes();
+  }
 }
 
 Status Model::SpecializeInputShapes() {

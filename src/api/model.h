@@ -56,6 +56,8 @@ class Model {
   Model() = default;
   Status Compile();
   Status SpecializeInputShapes();
+  void ReleaseUnreadConstants();
+  void ReleaseSunkConstants();
   Status RunCopyingDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs);
   std::shared_ptr<Graph> graph_;
   ModelOptions options_;

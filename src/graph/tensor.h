@@ -57,6 +57,9 @@ class HostTensor {
   T* mutable_data_as() {
     return static_cast<T*>(mutable_data());
   }
+  // Frees this copy's reference to the bytes (the desc stays): for constants whose bytes were
+  // copied where they run (a sink segment's weight block), so the graph keeps no second copy.
+  void ReleaseBytes() { bytes_.reset(); }
   // DT_STRING element access; SetString fails when the string does not fit a slot.
   std::string GetString(int64_t i) const;
   bool SetString(int64_t i, const std::string& s);

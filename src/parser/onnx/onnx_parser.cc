@@ -268,23 +268,41 @@ Status CheckAndConvert(onnx::ModelProto* model, const OnnxLoadOptions& opt, cons
 
 }  // namespace
 
+namespace {
+
+Status LoadParsedModel(onnx::ModelProto* model, const std::string& base_dir, std::shared_ptr<Graph>* graph,
+                       const OnnxLoadOptions& options) {
+  if (!model->has_graph()) return InvalidArgument("the model has no graph");
+  GE_RETURN_IF_ERROR(CheckAndConvert(model, options, base_dir));
+  return ParseGraph(model->graph(), base_dir, false, graph);
+}
+
+}  // namespace
+
 Status LoadOnnxModelFromBytes(const std::string& bytes, const std::string& base_dir, std::shared_ptr<Graph>* graph,
                               const OnnxLoadOptions& options) {
   onnx::ModelProto model;
   if (bytes.empty()) return InvalidArgument("the file is empty");
   if (!model.ParseFromString(bytes))
     return InvalidArgument("not a valid ONNX model (protobuf parse failed; truncated or corrupted file?)");
-  if (!model.has_graph()) return InvalidArgument("the model has no graph");
-  GE_RETURN_IF_ERROR(CheckAndConvert(&model, options, base_dir));
-  return ParseGraph(model.graph(), base_dir, false, graph);
+  return LoadParsedModel(&model, base_dir, graph, options);
 }
 
+// Parses straight from the file: no copy of the file's bytes besides the protobuf message (a
+// model's weights are held twice at most while loading: the message and the graph).
 Status LoadOnnxModel(const std::string& path, std::shared_ptr<Graph>* graph, const OnnxLoadOptions& options) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return InvalidArgument("{}: cannot open file", path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  Status st = LoadOnnxModelFromBytes(ss.str(), DirOf(path), graph, options);
+  Status st;
+  if (f.peek() == std::ifstream::traits_type::eof()) {
+    st = InvalidArgument("the file is empty");
+  } else {
+    onnx::ModelProto model;
+    if (!model.ParseFromIstream(&f))
+      st = InvalidArgument("not a valid ONNX model (protobuf parse failed; truncated or corrupted file?)");
+    else
+      st = LoadParsedModel(&model, DirOf(path), graph, options);
+  }
   if (!st.ok()) st.Prepend(path + ": ");
   return st;
 }
