@@ -2,7 +2,7 @@
 # scripts/install-deps.sh), configure and build, then act.
 #   make run             build and run GE on the bundled models (sink and host modes)
 #   make test            build and run every test (ctest)
-#   make test-models     the whole real-model suite against PyTorch's outputs (slow)
+#   make test-models     the whole real-model suite against PyTorch's outputs, at -O2 and -O0 (slow)
 #   make test-sanitize   runtime stress tests under AddressSanitizer and ThreadSanitizer
 #   make bench           build the benchmarks (see bench/README.md)
 
@@ -35,6 +35,7 @@ test: build
 # Every model of the real-model suite (exports cached under $(BUILD)/models; ~1 GB, slow once).
 test-models: build
 	$(PY) tests/models/model_suite.py --ge $(BUILD)/bin/ge --cache $(BUILD)/models --models all
+	$(PY) tests/models/model_suite.py --ge $(BUILD)/bin/ge --cache $(BUILD)/models --models all --ge-args=-O0
 
 test-sanitize: deps
 	@bash scripts/test-sanitize.sh

@@ -54,6 +54,13 @@ struct DeviceBuffers {
 
 void PrintReport(const Model& model) {
   fmt::print("optimizer: {}\n", model.optimizer_report());
+  auto ops = [](const std::map<std::string, int>& counts) {
+    std::string s;
+    for (const auto& [op, n] : counts) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", op, n);
+    return s;
+  };
+  fmt::print("ops before: {}\n", ops(model.op_counts_before()));
+  fmt::print("ops after:  {}\n", ops(model.op_counts_after()));
   fmt::print("segments: {}\n", model.DescribeSegments());
   const CompiledModel* c = model.compiled();
   for (size_t i = 0; c && i < c->num_segments(); ++i) {

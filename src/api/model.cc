@@ -19,6 +19,15 @@
 #include "register/custom_op_loader.h"
 
 namespace ge {
+namespace {
+
+std::map<std::string, int> CountOps(const Graph& g) {
+  std::map<std::string, int> counts;
+  for (size_t n = 0; n < g.num_nodes(); ++n) counts[g.node(static_cast<NodeId>(n)).type]++;
+  return counts;
+}
+
+}  // namespace
 
 struct Model::Instance {
   std::unique_ptr<HostExecutor> host;
@@ -80,6 +89,7 @@ Status Model::Compile() {
   GE_RETURN_IF_ERROR(SpecializeInputShapes());
   GE_RETURN_IF_ERROR(graph_->Verify());
   GE_RETURN_IF_ERROR(CheckSupported(*graph_));
+  op_counts_before_ = CountOps(*graph_);
   OptimizeStats opt_stats;
   GE_RETURN_IF_ERROR(OptimizeGraph(graph_.get(), options_.opt_level, &opt_stats));
   optimizer_report_ = opt_stats.ToString(options_.opt_level);
@@ -177,6 +187,8 @@ Status Model::SpecializeInputShapes() {
   }
   return Status::Ok();
 }
+
+std::map<std::string, int> Model::op_counts_after() const { return CountOps(*graph_); }
 
 std::string Model::DescribeSegments() const {
   if (compiled_) return compiled_->Describe();

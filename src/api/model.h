@@ -52,6 +52,9 @@ class Model {
   MemoryReport memory_report() const;
   // What the graph optimizer did: "-O2: 264 -> 180 nodes (...); <passes that rewrote>".
   const std::string& optimizer_report() const { return optimizer_report_; }
+  // Nodes by op type as parsed (before the optimizer) and as compiled (after every pass).
+  const std::map<std::string, int>& op_counts_before() const { return op_counts_before_; }
+  std::map<std::string, int> op_counts_after() const;
   // The compiled segments; null under pure host scheduling.
   const CompiledModel* compiled() const { return compiled_.get(); }
 
@@ -72,6 +75,7 @@ class Model {
   std::string mode_;
   std::string source_;  // file name for error messages
   std::string optimizer_report_;
+  std::map<std::string, int> op_counts_before_;
   std::unique_ptr<HostExecutor> host_;
   std::unique_ptr<CompiledModel> compiled_;
   std::mutex primary_mu_;                         // held by the run using host_ / compiled_

@@ -11,8 +11,9 @@ namespace ge {
 
 struct StaticInferenceOptions {
   bool fold_constants = true;
-  // Shape/Size of values whose dims are known become constants (shape-chain folding, -O1+).
-  bool fold_shapes = false;
+  // Shape/Size of values whose dims are known become constants (shape-chain folding): on at
+  // every optimization level, like constant folding, since sink scheduling needs the shapes.
+  bool fold_shapes = true;
   int64_t max_fold_bytes = 64 << 20;  // outputs larger than this are not folded
 };
 

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "api/model.h"
+#include "graph/graph_text.h"
 #include "graph/npy.h"
 
 namespace ge {
@@ -85,6 +86,8 @@ TEST(OptimizerModelTest, O2FoldsBatchNormAndFusesConvActivationsAndGemm) {
   EXPECT_EQ(after["MatMul"] + after["Gemm"], 0);
   EXPECT_EQ(after["FusedMatMul"], 1);
   EXPECT_LT(o2->graph().num_nodes(), o0->graph().num_nodes());
+  EXPECT_EQ(o2->op_counts_before().at("BatchNormalization"), 4);  // as parsed
+  EXPECT_EQ(o2->op_counts_after(), OpCounts(o2->graph()));
   EXPECT_NE(o2->optimizer_report().find("-O2: "), std::string::npos);
   EXPECT_NE(o2->optimizer_report().find("conv-bn-folding"), std::string::npos);
   EXPECT_EQ(o2->mode(), "sink");
@@ -97,6 +100,40 @@ TEST(OptimizerModelTest, O2RecognizesTheDecomposedLayerNorm) {
   EXPECT_EQ(before["LayerNormalization"], 0);
   EXPECT_EQ(before["ReduceMean"], 2);
   EXPECT_EQ(after, (std::map<std::string, int>{{"FusedMatMul", 2}, {"LayerNormalization", 1}, {"Relu", 1}}));
+}
+
+TEST(OptimizerModelTest, WrittenOutSoftmaxMatchesTheFormulaAtEveryLevel) {
+  const char* text = R"(graph g
+input x: float32[2, 5]
+const axis1: int64[1] = [1]
+node max: m = ReduceMax(x) {axes=[1], keepdims=1}
+node sub: d = Sub(x, m)
+node exp: e = Exp(d)
+node sum: s = ReduceSum(e, axis1) {keepdims=1}
+node div: y = Div(e, s)
+output y
+)";
+  const std::vector<float> x = {1, 2, 3, 4, 5, -1, 0, 0.5f, 30, -30};
+  std::vector<float> want(10);
+  for (int r = 0; r < 2; ++r) {  // exp(x_i) / sum_j exp(x_j), row by row
+    double sum = 0;
+    for (int c = 0; c < 5; ++c) sum += std::exp(double(x[r * 5 + c]));
+    for (int c = 0; c < 5; ++c) want[r * 5 + c] = float(std::exp(double(x[r * 5 + c])) / sum);
+  }
+  for (int level : {0, 2}) {
+    std::shared_ptr<Graph> g;
+    ASSERT_TRUE(ParseGraphText(text, &g).ok());
+    ModelOptions o;
+    o.opt_level = level;
+    std::unique_ptr<Model> m;
+    Status st = Model::FromGraph(g, o, &m);
+    ASSERT_TRUE(st.ok()) << st.message();
+    EXPECT_EQ(m->op_counts_after().count("Softmax"), level == 2 ? 1u : 0u);
+    std::vector<HostTensor> out;
+    st = m->Run({HostTensor::FromBytes(DT_FLOAT, Shape({2, 5}), x.data(), x.size() * sizeof(float))}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    for (int i = 0; i < 10; ++i) EXPECT_NEAR(out[0].data_as<float>()[i], want[i], 1e-6) << "-O" << level << " " << i;
+  }
 }
 
 TEST(OptimizerModelTest, RejectsAnUnknownLevel) {

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "parser/onnx/onnx_parser.h"
+
 namespace ge {
 namespace {
 
@@ -82,6 +84,17 @@ output y
   TextOptions wide;
   wide.max_literal_elements = 100;
   EXPECT_NE(GraphToText(g, wide).find("const c: float32[3, 7] = [0, 0, 0,"), std::string::npos);
+}
+
+TEST(GraphTextTest, RoundTripsTheBundledModels) {
+  // ONNX names ("/c1/Conv", "onnx::Conv_12"), every attribute kind the exporter writes.
+  for (const char* name : {"small_cnn", "mlp", "conv_bn_res", "layer_norm_mlp"}) {
+    std::shared_ptr<Graph> g;
+    Status st = LoadOnnxModel(std::string(GE_SOURCE_DIR) + "/models/" + name + ".onnx", &g);
+    ASSERT_TRUE(st.ok()) << st.message();
+    std::string text = GraphToText(*g);
+    EXPECT_EQ(RoundTrip(text), text) << name;
+  }
 }
 
 TEST(GraphTextTest, ErrorsNameTheLine) {

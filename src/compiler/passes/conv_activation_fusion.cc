@@ -74,15 +74,11 @@ bool MatchActivation(const Graph& g, ValueId v, const Readers& readers, const st
     act->name = a.type;
     act->params = {FloatAttr(a, "alpha", 0.2f), FloatAttr(a, "beta", 0.5f)};
   } else if (a.type == "Clip") {
+    // min/max inputs (as GE's Clip reads them: opset-6 attributes are converted on import).
     float lo, hi;
-    if (a.inputs.size() > 1) {
-      if (!ScalarInput(g, a, 1, std::numeric_limits<float>::lowest(), &lo) ||
-          !ScalarInput(g, a, 2, std::numeric_limits<float>::max(), &hi))
-        return false;
-    } else {
-      lo = FloatAttr(a, "min", std::numeric_limits<float>::lowest());
-      hi = FloatAttr(a, "max", std::numeric_limits<float>::max());
-    }
+    if (!ScalarInput(g, a, 1, std::numeric_limits<float>::lowest(), &lo) ||
+        !ScalarInput(g, a, 2, std::numeric_limits<float>::max(), &hi))
+      return false;
     act->name = a.type;
     act->params = {lo, hi};
   } else {

@@ -3,8 +3,8 @@
 //
 // Z is taken when the Conv output's single reader is an Add whose other input has exactly the
 // Conv output's (static) shape and dtype. The activation is then taken when its input's single
-// reader is one of: Relu, LeakyRelu [alpha], Clip [min, max] (constant min/max inputs, or the
-// opset-6 attributes; absent = unbounded), Sigmoid, HardSigmoid [alpha, beta], HardSwish, Tanh,
+// reader is one of: Relu, LeakyRelu [alpha], Clip [min, max] (constant min/max inputs, absent =
+// unbounded, as GE's Clip reads them), Sigmoid, HardSigmoid [alpha, beta], HardSwish, Tanh,
 // or the SiLU/Swish pair x * Sigmoid(x) (a Sigmoid(v) and a Mul(v, sigmoid) that are v's only
 // two readers, the Sigmoid's only reader the Mul) -> "Swish"; a Relu followed by a Clip (relu6
 // as PyTorch exports it) is one Clip [max(min, 0), max]. Never fuses across a value that

@@ -29,19 +29,14 @@ class Matcher {
     if (n.inputs.size() != 2) return kNoValue;
     return n.inputs[0] == v ? n.inputs[1] : n.inputs[1] == v ? n.inputs[0] : kNoValue;
   }
-  // ReduceMean's axes (attribute or constant input), normalized to [0, rank); keepdims must be 1.
+  // ReduceMean's axes attribute (how GE's ReduceMean reads them, src/ops/reduce.cc), normalized
+  // to [0, rank); keepdims must be 1.
   bool MeanAxes(const Node& n, int64_t rank, std::vector<int64_t>* axes) const {
     const int64_t* keep = n.GetAttr<int64_t>("keepdims");
     if (keep && *keep != 1) return false;
-    if (const auto* a = n.GetAttr<std::vector<int64_t>>("axes")) {
-      *axes = *a;
-    } else if (n.inputs.size() > 1 && n.inputs[1] != kNoValue) {
-      const HostTensor* t = ConstantOf(g_, n.inputs[1], DT_INT64);
-      if (t == nullptr) return false;
-      *axes = t->ToInt64Vector();
-    } else {
-      return false;
-    }
+    const auto* a = n.GetAttr<std::vector<int64_t>>("axes");
+    if (a == nullptr) return false;
+    *axes = *a;
     for (auto& a : *axes) {
       if (a < 0) a += rank;
       if (a < 0 || a >= rank) return false;

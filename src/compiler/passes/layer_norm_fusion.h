@@ -6,7 +6,7 @@
 //   n = Div(d, Sqrt(Add(v, eps)))   [y = Mul(n, scale)]   [y = Add(y, bias)]
 //
 // axes must be the trailing axes of x (known rank), both ReduceMeans keepdims=1 with the same
-// axes (attribute, or constant input from opset 18), eps a float constant scalar, scale and
+// axes attribute (GE's ReduceMean reads its axes from the attribute), eps a float constant scalar, scale and
 // bias float constants of exactly the normalized shape (x's trailing dims); without a Mul the
 // scale is a constant of ones. Every intermediate value must have only the readers of the
 // pattern (d: the Pow/Mul and the Div) and none may be a graph output. float32 only.

@@ -12,6 +12,7 @@
 #include "compiler/passes/layer_norm_fusion.h"
 #include "compiler/passes/matmul_add_to_gemm.h"
 #include "compiler/passes/matmul_fusion.h"
+#include "compiler/passes/softmax_fusion.h"
 #include "compiler/passes/transpose_cancellation.h"
 #include "register/op_impl_registry.h"
 
@@ -49,6 +50,7 @@ Status PassManager::Create(int opt_level, std::unique_ptr<PassManager>* out) {
     p.push_back(std::make_unique<TransposeCancellation>());
     p.push_back(std::make_unique<MatMulAddToGemm>());
     p.push_back(std::make_unique<LayerNormFusion>());
+    p.push_back(std::make_unique<SoftmaxFusion>());
     if (IsRegistered("FusedMatMul")) p.push_back(std::make_unique<MatMulFusion>());
     if (IsRegistered("FusedConv"))
       p.push_back(std::make_unique<ConvActivationFusion>());
@@ -64,7 +66,6 @@ Status PassManager::Run(Graph* g, OptimizeStats* stats) const {
   OptimizeStats local;
   local.nodes_before = g->num_nodes();
   StaticInferenceOptions inference;
-  inference.fold_shapes = level_ >= 1;
   auto infer = [&]() -> Status {
     GE_RETURN_IF_ERROR(RunStaticInference(g, inference, &local.inference));
     local.folded += local.inference.folded;

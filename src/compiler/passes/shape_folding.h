@@ -4,8 +4,9 @@
 //
 // It runs inside static inference (shapes flow in topological order, so a Shape can only be
 // folded once its input's shape is inferred): RunStaticInference calls FoldShapeOf on every
-// Shape/Size node when StaticInferenceOptions::fold_shapes is set (the pass manager sets it at
-// -O1 and above). Shape honours its start/end attributes (negative values count from the end,
+// Shape/Size node when StaticInferenceOptions::fold_shapes is set (the default, at every
+// optimization level: like constant folding it decides which shapes are static, hence what can
+// be sunk, so -O0 keeps it). Shape honours its start/end attributes (negative values count from the end,
 // both clamped to [0, rank]); only the dims in [start, end) must be known, so Shape(x, start=1)
 // of a float[?, 3, 224, 224] folds to [3, 224, 224]. Size needs every dim known. A Gather (axis
 // 0, constant indices) of an unfolded Shape folds when the dims it picks are known: x.size(1)

@@ -38,16 +38,14 @@ output z
 }
 
 TEST(LayerNormFusionTest, SquareAsMulAxesAsInputNoScaleNoBias) {
-  // Opset-18 ReduceMean (axes input) over the two trailing axes, the square as Mul(d, d), no
-  // affine part: the scale is ones.
+  // Over the two trailing axes, the square as Mul(d, d), no affine part: the scale is ones.
   EXPECT_EQ(test::RunPass(LayerNormFusion(), R"(graph g
 input x: float32[2, 2, 3]
-const axes: int64[2] = [-2, -1]
 const eps: float32[] = [0.001]
-node mean: m = ReduceMean(x, axes)
+node mean: m = ReduceMean(x) {axes=[-2, -1]}
 node sub: d = Sub(x, m)
 node sq: p = Mul(d, d)
-node mean2: v = ReduceMean(p, axes)
+node mean2: v = ReduceMean(p) {axes=[1, 2], keepdims=1}
 node add_eps: ve = Add(eps, v)
 node sqrt: s = Sqrt(ve)
 node div: n = Div(d, s)
