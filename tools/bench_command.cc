@@ -12,9 +12,6 @@
 
 #include "acl/acl_rt.h"
 #include "commands.h"
-#include "compiler/memory_planner.h"
-#include "executor/compiled_model.h"
-#include "executor/sink_executor.h"
 
 namespace ge::tool {
 namespace {
@@ -53,28 +50,24 @@ struct DeviceBuffers {
 }  // namespace
 
 void PrintReport(const Model& model) {
-  fmt::print("optimizer: {}\n", model.optimizer_report());
+  const ModelReport r = model.report();
+  fmt::print("optimizer: {}\n", r.optimizer);
   auto ops = [](const std::map<std::string, int>& counts) {
     std::string s;
     for (const auto& [op, n] : counts) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", op, n);
     return s;
   };
-  fmt::print("ops before: {}\n", ops(model.op_counts_before()));
-  fmt::print("ops after:  {}\n", ops(model.op_counts_after()));
-  fmt::print("segments: {}\n", model.DescribeSegments());
-  const CompiledModel* c = model.compiled();
-  for (size_t i = 0; c && i < c->num_segments(); ++i) {
-    const SinkExecutor* s = c->sink_executor(i);
-    if (!s) continue;
-    const SinkProgram& p = s->program();
-    size_t multi = 0;
-    for (const SinkTask& t : p.tasks) multi += t.block_dim > 1;
-    fmt::print("sink segment {}: {} kernel tasks ({} multi-block), {} stream(s), {} event(s)\n", i, p.tasks.size(),
-               multi, p.streams.num_streams, p.streams.num_events);
+  fmt::print("ops before: {}\n", ops(r.ops_before));
+  fmt::print("ops after:  {}\n", ops(r.ops_after));
+  fmt::print("segments: {}\n", r.segments);
+  for (size_t i = 0; i < r.segment_details.size(); ++i) {
+    const SegmentReport& s = r.segment_details[i];
+    if (!s.sink) continue;
+    fmt::print("sink segment {}: {} kernel tasks ({} multi-block), {} stream(s), {} event(s)\n", i, s.kernel_tasks,
+               s.multi_block_tasks, s.streams, s.events);
   }
-  MemoryReport r = model.memory_report();
-  if (r.num_tensors > 0)
-    fmt::print("memory: {}\n", r.ToString());
+  if (!r.memory.empty())
+    fmt::print("memory: {}\n", r.memory);
   else
     fmt::print("memory: no sink segment (host scheduling allocates per run)\n");
 }

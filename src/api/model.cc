@@ -1,38 +1,15 @@
 #include "api/model.h"
 
-#include "base/checked_math.h"
-
-#include <cstdlib>
 #include <cstring>
 
-#include "base/checked_math.h"
-#include "compiler/partitioner.h"
-#include "compiler/passes/layout_nhwc.h"
-#include "compiler/passes/pass_manager.h"
-#include "compiler/placement.h"
-#include "compiler/static_inference.h"
+#include "compiler/compile.h"
 #include "executor/compiled_model.h"
-#include "executor/host_executor.h"
 #include "executor/input_check.h"
 #include "executor/sink_executor.h"
 #include "parser/onnx/onnx_parser.h"
 #include "register/custom_op_loader.h"
 
 namespace ge {
-namespace {
-
-std::map<std::string, int> CountOps(const Graph& g) {
-  std::map<std::string, int> counts;
-  for (size_t n = 0; n < g.num_nodes(); ++n) counts[g.node(static_cast<NodeId>(n)).type]++;
-  return counts;
-}
-
-}  // namespace
-
-struct Model::Instance {
-  std::unique_ptr<HostExecutor> host;
-  std::unique_ptr<CompiledModel> compiled;
-};
 
 Model::~Model() = default;
 
@@ -40,9 +17,9 @@ template <typename F>
 Status Model::WithInstance(F&& f) {
   {
     std::unique_lock<std::mutex> lk(primary_mu_, std::try_to_lock);
-    if (lk.owns_lock()) return f(host_.get(), compiled_.get());
+    if (lk.owns_lock()) return f(compiled_.get());
   }
-  std::unique_ptr<Instance> inst;
+  std::unique_ptr<CompiledModel> inst;
   {
     std::lock_guard<std::mutex> lk(spare_mu_);
     if (!spare_.empty()) {
@@ -50,11 +27,9 @@ Status Model::WithInstance(F&& f) {
       spare_.pop_back();
     }
   }
-  if (!inst) {  // clones read only what compilation fixed, so the primary may be running
-    inst = std::make_unique<Instance>();
-    GE_RETURN_IF_ERROR(compiled_ ? compiled_->Clone(&inst->compiled) : host_->Clone(&inst->host));
-  }
-  Status st = f(inst->host.get(), inst->compiled.get());
+  // Clones read only what compilation fixed, so the primary may be running.
+  if (!inst) GE_RETURN_IF_ERROR(compiled_->Clone(&inst));
+  Status st = f(inst.get());
   std::lock_guard<std::mutex> lk(spare_mu_);
   spare_.push_back(std::move(inst));
   return st;
@@ -68,7 +43,7 @@ Status Model::Load(const std::string& path, const ModelOptions& options, std::un
   m->graph_ = std::move(graph);
   m->options_ = options;
   m->source_ = path;
-  Status st = m->Compile();
+  Status st = m->CompileAndLoad();
   if (!st.ok()) return st.Prepend(path + ": ");
   *out = std::move(m);
   return Status::Ok();
@@ -78,138 +53,77 @@ Status Model::FromGraph(std::shared_ptr<Graph> graph, const ModelOptions& option
   std::unique_ptr<Model> m(new Model());
   m->graph_ = std::move(graph);
   m->options_ = options;
-  GE_RETURN_IF_ERROR(m->Compile());
+  GE_RETURN_IF_ERROR(m->CompileAndLoad());
   *out = std::move(m);
   return Status::Ok();
 }
 
-Status Model::Compile() {
-  if (options_.mode != "auto" && options_.mode != "host" && options_.mode != "sink")
-    return InvalidArgument("unknown mode '{}' (expected auto, sink or host)", options_.mode);
-  GE_RETURN_IF_ERROR(SpecializeInputShapes());
-  GE_RETURN_IF_ERROR(graph_->Verify());
-  GE_RETURN_IF_ERROR(CheckSupported(*graph_));
-  op_counts_before_ = CountOps(*graph_);
-  OptimizeStats opt_stats;
-  GE_RETURN_IF_ERROR(OptimizeGraph(graph_.get(), options_.opt_level, &opt_stats));
-  optimizer_report_ = opt_stats.ToString(options_.opt_level);
-  const char* layout_env = std::getenv("GE_LAYOUT_NHWC");
-  if (!layout_env || std::string(layout_env) != "0") {
-    LayoutNhwcStats layout;
-    GE_RETURN_IF_ERROR(RunLayoutNhwc(graph_.get(), &layout));
-    if (layout.convs > 0) GE_RETURN_IF_ERROR(RunStaticInference(graph_.get()));
-  }
-  ReleaseUnreadConstants();
+Status Model::CompileAndLoad() {
   CompileOptions copt;
   copt.mode = options_.mode;
   copt.prefer_fallback = options_.prefer_fallback;
-  std::vector<Placement> placement;
-  GE_RETURN_IF_ERROR(DecidePlacement(*graph_, copt, &placement));
   copt.max_streams = options_.max_streams;
-  bool any_sink = false;
-  for (Placement p : placement) any_sink |= p == Placement::kSink;
-  if (!any_sink) {
-    mode_ = "host";
-    return HostExecutor::Create(graph_, &placement, &host_);
-  }
-  GE_RETURN_IF_ERROR(CompiledModel::Create(graph_, placement, copt, &compiled_));
-  mode_ = compiled_->mode();
-  ReleaseSunkConstants();
+  copt.opt_level = options_.opt_level;
+  copt.input_shapes = options_.input_shapes;
+  std::unique_ptr<CompiledGraph> compiled;
+  GE_RETURN_IF_ERROR(Compile(graph_, copt, &compiled));
+  compiled_graph_ = std::move(compiled);
+  GE_RETURN_IF_ERROR(CompiledModel::Load(compiled_graph_, &compiled_));
+  mode_ = compiled_graph_->mode();
+  ReleaseSunkConstants(compiled_graph_.get());
   return Status::Ok();
 }
 
-// Constants no node reads (e.g. weights replaced by packed or transposed copies) free their
-// bytes before the executors copy what they need.
-void Model::ReleaseUnreadConstants() {
-  std::vector<bool> read(graph_->num_values(), false);
-  for (ValueId v : graph_->outputs()) read[v] = true;
-  for (size_t n = 0; n < graph_->num_nodes(); ++n)
-    for (ValueId v : graph_->node(static_cast<NodeId>(n)).inputs)
-      if (v != kNoValue) read[v] = true;
-  for (size_t v = 0; v < graph_->num_values(); ++v) {
-    Value& val = graph_->value(static_cast<ValueId>(v));
-    if (val.constant && !read[v]) val.constant->ReleaseBytes();
-  }
-}
+const std::string& Model::optimizer_report() const { return compiled_graph_->optimizer_report; }
 
-// Sink segments copied their constants into their weight blocks at load: the graph's copies of
-// constants no host segment reads and no graph output is are released (a model's weights are
-// then held once, not twice; unreferenced constants, e.g. weights replaced by packed ones, go too).
-void Model::ReleaseSunkConstants() {
-  std::vector<bool> hold(graph_->num_values(), false);
-  for (ValueId v : graph_->outputs()) hold[v] = true;
-  for (size_t s = 0; s < compiled_->num_segments(); ++s) {
-    const GraphSegment& seg = compiled_->segment(s);
-    if (seg.sink) {
-      std::vector<bool> seg_out(seg.graph->num_values(), false);
-      for (ValueId v : seg.graph->outputs()) seg_out[v] = true;
-      for (size_t v = 0; v < seg.graph->num_values(); ++v) {
-        Value& val = seg.graph->value(static_cast<ValueId>(v));
-        if (val.constant && !seg_out[v]) val.constant->ReleaseBytes();
-      }
-      continue;
+const std::map<std::string, int>& Model::op_counts_before() const { return compiled_graph_->op_counts_before; }
+
+std::map<std::string, int> Model::op_counts_after() const { return CountOps(*compiled_graph_->graph); }
+
+std::string Model::DescribeSegments() const { return compiled_graph_->DescribeSegments(); }
+
+MemoryReport Model::memory_report() const { return compiled_graph_->memory_report(); }
+
+ModelReport Model::report() const {
+  const CompiledGraph& c = *compiled_graph_;
+  ModelReport r;
+  r.mode = mode_;
+  r.segments = c.DescribeSegments();
+  for (const CompiledSegment& s : c.segments) {
+    SegmentReport sr;
+    sr.sink = s.sink;
+    sr.nodes = static_cast<int>(s.nodes.size());
+    if (s.program) {
+      sr.kernel_tasks = static_cast<int>(s.program->tasks.size());
+      for (const SinkTask& t : s.program->tasks) sr.multi_block_tasks += t.block_dim > 1;
+      sr.streams = s.program->streams.num_streams;
+      sr.events = s.program->streams.num_events;
     }
-    for (NodeId n : seg.nodes)
-      for (ValueId v : graph_->node(n).inputs)
-        if (v != kNoValue) hold[v] = true;
+    r.segment_details.push_back(sr);
   }
-  for (size_t v = 0; v < graph_->num_values(); ++v) {
-    Value& val = graph_->value(static_cast<ValueId>(v));
-    if (val.constant && !hold[v]) val.constant->ReleaseBytes();
-  }
+  r.optimizer = c.optimizer_report;
+  r.ops_before = c.op_counts_before;
+  r.ops_after = CountOps(*c.graph);
+  const MemoryReport m = c.memory_report();
+  r.naive_bytes = m.naive_bytes;
+  r.lower_bound_bytes = m.lower_bound_bytes;
+  r.arena_bytes = m.arena_bytes;
+  r.planned_tensors = m.num_tensors;
+  r.planned_buffers = m.num_buffers;
+  if (m.num_tensors > 0) r.memory = m.ToString();
+  return r;
 }
-
-Status Model::SpecializeInputShapes() {
-  for (const auto& [name, dims] : options_.input_shapes) {
-    ValueId id = kNoValue;
-    std::string names;
-    for (ValueId v : graph_->inputs()) {
-      if (graph_->value(v).name == name) id = v;
-      names += (names.empty() ? "" : ", ") + graph_->value(v).name;
-    }
-    if (id == kNoValue)
-      return InvalidArgument("input shape given for '{}': the model has no such input (inputs: {})", name, names);
-    TensorDesc& d = graph_->value(id).desc;
-    Shape given(dims);
-    for (int64_t x : dims)
-      if (x < 0) return InvalidArgument("input shape for '{}': {} has a negative dim", name, given.ToString());
-    if (!CheckedTensorBytes(dims, GetSizeByDataType(graph_->value(id).desc.dtype)))
-      return InvalidArgument("input '{}': shape {} is too large (its byte size overflows 64 bits)", name,
-                             given.ToString());
-    if (!d.shape.IsUnknownRank()) {
-      bool ok = d.shape.GetDimNum() == dims.size();
-      for (size_t i = 0; ok && i < dims.size(); ++i) ok = d.shape.GetDim(i) < 0 || d.shape.GetDim(i) == dims[i];
-      if (!ok)
-        return InvalidArgument("input shape for '{}': {} does not fit the declared {}", name, given.ToString(),
-                               d.shape.ToString());
-    }
-    d.shape = given;
-  }
-  return Status::Ok();
-}
-
-std::map<std::string, int> Model::op_counts_after() const { return CountOps(*graph_); }
-
-std::string Model::DescribeSegments() const {
-  if (compiled_) return compiled_->Describe();
-  return fmt::format("host[{} nodes]", graph_->num_nodes());
-}
-
-MemoryReport Model::memory_report() const { return compiled_ ? compiled_->memory_report() : MemoryReport(); }
 
 Status Model::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
-  Status st = WithInstance([&](HostExecutor* host, CompiledModel* compiled) {
-    return compiled ? compiled->Run(inputs, outputs) : host->Run(inputs, outputs);
-  });
+  Status st = WithInstance([&](CompiledModel* compiled) { return compiled->Run(inputs, outputs); });
   if (!st.ok() && !source_.empty()) st.Prepend(source_ + ": ");
   return st;
 }
 
 Status Model::RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs) {
-  Status st = WithInstance([&](HostExecutor* host, CompiledModel* compiled) {
-    if (SinkExecutor* sink = compiled ? compiled->whole_graph_sink() : nullptr)
-      return sink->RunWithDeviceBuffers(inputs, outputs);
-    return RunCopyingDeviceBuffers(host, compiled, inputs, outputs);
+  Status st = WithInstance([&](CompiledModel* compiled) {
+    if (SinkExecutor* sink = compiled->whole_graph_sink()) return sink->RunWithDeviceBuffers(inputs, outputs);
+    return RunCopyingDeviceBuffers(compiled, inputs, outputs);
   });
   if (!st.ok() && !source_.empty()) st.Prepend(source_ + ": ");
   return st;
@@ -217,8 +131,7 @@ Status Model::RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, cons
 
 // Host or mixed scheduling: the buffers' bytes go through HostTensors (device memory is host
 // memory on this device).
-Status Model::RunCopyingDeviceBuffers(HostExecutor* host, CompiledModel* compiled,
-                                      const std::vector<DeviceBuffer>& inputs,
+Status Model::RunCopyingDeviceBuffers(CompiledModel* compiled, const std::vector<DeviceBuffer>& inputs,
                                       const std::vector<DeviceBuffer>& outputs) {
   const auto& gin = graph_->inputs();
   const auto& gout = graph_->outputs();
@@ -235,7 +148,7 @@ Status Model::RunCopyingDeviceBuffers(HostExecutor* host, CompiledModel* compile
     in.push_back(std::move(t));
   }
   std::vector<HostTensor> out;
-  GE_RETURN_IF_ERROR(compiled ? compiled->Run(in, &out) : host->Run(in, &out));
+  GE_RETURN_IF_ERROR(compiled->Run(in, &out));
   for (size_t o = 0; o < gout.size(); ++o) {
     GE_RETURN_IF_ERROR(
         CheckDeviceBuffer("output", graph_->value(gout[o]).name, out[o].desc(), out[o].NumBytes(), outputs[o]));

@@ -9,13 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "api/model_report.h"
 #include "base/status.h"
 #include "graph/graph.h"
 
 namespace ge {
 
-class HostExecutor;
 class CompiledModel;
+struct CompiledGraph;
 struct MemoryReport;
 
 struct ModelOptions {
@@ -51,36 +52,33 @@ class Model {
   // Memory of the sink segments (all zero when none): naive, lower bound, planned arena.
   MemoryReport memory_report() const;
   // What the graph optimizer did: "-O2: 264 -> 180 nodes (...); <passes that rewrote>".
-  const std::string& optimizer_report() const { return optimizer_report_; }
+  const std::string& optimizer_report() const;
   // Nodes by op type as parsed (before the optimizer) and as compiled (after every pass).
-  const std::map<std::string, int>& op_counts_before() const { return op_counts_before_; }
+  const std::map<std::string, int>& op_counts_before() const;
   std::map<std::string, int> op_counts_after() const;
-  // The compiled segments; null under pure host scheduling.
+  // Everything above and the per-segment task counts, as plain values (what `ge` prints).
+  ModelReport report() const;
+  // The loaded segments (a pure-host graph is one host segment).
   const CompiledModel* compiled() const { return compiled_.get(); }
 
  private:
   Model() = default;
-  Status Compile();
-  Status SpecializeInputShapes();
-  void ReleaseUnreadConstants();
-  void ReleaseSunkConstants();
-  struct Instance;  // per-run state: a host executor or a compiled model
-  // Runs f(host, compiled) on the primary executors if free, else on a pooled instance.
+  // parse -> Compile (compiler/compile.h) -> load.
+  Status CompileAndLoad();
+  // Runs f(compiled) on the primary loaded model if free, else on a pooled clone.
   template <typename F>
   Status WithInstance(F&& f);
-  Status RunCopyingDeviceBuffers(HostExecutor* host, CompiledModel* compiled, const std::vector<DeviceBuffer>& inputs,
+  Status RunCopyingDeviceBuffers(CompiledModel* compiled, const std::vector<DeviceBuffer>& inputs,
                                  const std::vector<DeviceBuffer>& outputs);
   std::shared_ptr<Graph> graph_;
   ModelOptions options_;
   std::string mode_;
   std::string source_;  // file name for error messages
-  std::string optimizer_report_;
-  std::map<std::string, int> op_counts_before_;
-  std::unique_ptr<HostExecutor> host_;
+  std::shared_ptr<CompiledGraph> compiled_graph_;
   std::unique_ptr<CompiledModel> compiled_;
-  std::mutex primary_mu_;                         // held by the run using host_ / compiled_
-  std::mutex spare_mu_;                           // guards spare_
-  std::vector<std::unique_ptr<Instance>> spare_;  // idle per-run state for concurrent runs
+  std::mutex primary_mu_;                              // held by the run using compiled_
+  std::mutex spare_mu_;                                // guards spare_
+  std::vector<std::unique_ptr<CompiledModel>> spare_;  // idle per-run state for concurrent runs
 };
 
 }  // namespace ge

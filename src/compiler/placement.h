@@ -10,19 +10,13 @@
 #include <vector>
 
 #include "base/status.h"
+#include "compiler/compile_options.h"
 #include "graph/graph.h"
 
 namespace ge {
 
 enum class Placement { kSink, kHostKernel, kHostFallback };
 const char* PlacementName(Placement p);  // "sink", "host kernel", "host fallback"
-
-struct CompileOptions {
-  std::string mode = "auto";     // auto | sink | host
-  bool offline = false;          // compiling to a file: fallback never used
-  bool prefer_fallback = false;  // tests: take the fallback path wherever one exists
-  int max_streams = 0;           // sink stream assignment bound (0 = default)
-};
 
 // Per node (indexed by NodeId), after static inference.
 Status DecidePlacement(const Graph& graph, const CompileOptions& options, std::vector<Placement>* placement);

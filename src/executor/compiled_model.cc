@@ -1,49 +1,35 @@
 // Segments in order; a single segment that spans the graph runs without the value table.
 #include "executor/compiled_model.h"
 
-#include "executor/input_check.h"
-
 #include "executor/host_executor.h"
+#include "executor/input_check.h"
 #include "executor/sink_executor.h"
 
 namespace ge {
 
 CompiledModel::~CompiledModel() = default;
 
-Status CompiledModel::Create(std::shared_ptr<const Graph> graph, const std::vector<Placement>& placement,
-                             const CompileOptions& options, std::unique_ptr<CompiledModel>* out) {
+Status CompiledModel::Load(std::shared_ptr<const CompiledGraph> compiled, std::unique_ptr<CompiledModel>* out) {
   std::unique_ptr<CompiledModel> m(new CompiledModel());
-  m->graph_ = graph;
-  GE_RETURN_IF_ERROR(PartitionGraph(*graph, placement, &m->segments_));
-  SinkCompileOptions sopt;
-  sopt.max_streams = options.max_streams;  // 0: the default bound and gain rule
-  for (GraphSegment& s : m->segments_) {
+  m->compiled_ = std::move(compiled);
+  for (const CompiledSegment& s : m->compiled_->segments) {
     std::unique_ptr<SinkExecutor> sink;
     std::unique_ptr<HostExecutor> host;
-    if (s.sink) {
-      GE_RETURN_IF_ERROR(SinkExecutor::Create(s.graph, sopt, &sink));
-    } else {
-      std::vector<Placement> sub;
-      for (NodeId n : s.nodes) sub.push_back(placement[n]);
-      GE_RETURN_IF_ERROR(HostExecutor::Create(s.graph, &sub, &host));
-    }
+    if (s.sink)
+      GE_RETURN_IF_ERROR(SinkExecutor::Load(s.graph, s.program, &sink));
+    else
+      GE_RETURN_IF_ERROR(HostExecutor::Create(s.graph, &s.placement, &host));
     m->sinks_.push_back(std::move(sink));
     m->hosts_.push_back(std::move(host));
   }
-  // One segment with the graph's own I/O (the partitioner keeps it for a single segment): runs
-  // skip the value-id environment.
-  m->whole_graph_ = m->segments_.size() == 1 && m->segments_[0].inputs == graph->inputs() &&
-                    m->segments_[0].outputs == graph->outputs();
   *out = std::move(m);
   return Status::Ok();
 }
 
 Status CompiledModel::Clone(std::unique_ptr<CompiledModel>* out) const {
   std::unique_ptr<CompiledModel> m(new CompiledModel());
-  m->graph_ = graph_;
-  m->segments_ = segments_;
-  m->whole_graph_ = whole_graph_;
-  for (size_t k = 0; k < segments_.size(); ++k) {
+  m->compiled_ = compiled_;
+  for (size_t k = 0; k < sinks_.size(); ++k) {
     std::unique_ptr<SinkExecutor> sink;
     std::unique_ptr<HostExecutor> host;
     if (sinks_[k]) GE_RETURN_IF_ERROR(sinks_[k]->Clone(&sink));
@@ -55,38 +41,18 @@ Status CompiledModel::Clone(std::unique_ptr<CompiledModel>* out) const {
   return Status::Ok();
 }
 
-std::string CompiledModel::mode() const {
-  bool any_sink = false, any_host = false;
-  for (const auto& s : segments_) (s.sink ? any_sink : any_host) = true;
-  if (any_sink && any_host) return "mixed";
-  return any_host ? "host" : "sink";
-}
-
-MemoryReport CompiledModel::memory_report() const {
-  MemoryReport r;
-  for (const auto& s : sinks_) {
-    if (!s) continue;
-    const MemoryReport& x = s->memory_report();
-    r.naive_bytes += x.naive_bytes;
-    r.lower_bound_bytes += x.lower_bound_bytes;
-    r.arena_bytes += x.arena_bytes;
-    r.num_tensors += x.num_tensors;
-    r.num_buffers += x.num_buffers;
-  }
-  return r;
-}
-
-SinkExecutor* CompiledModel::whole_graph_sink() { return whole_graph_ ? sinks_[0].get() : nullptr; }
+SinkExecutor* CompiledModel::whole_graph_sink() { return compiled_->whole_graph ? sinks_[0].get() : nullptr; }
 
 Status CompiledModel::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
-  const auto& gin = graph_->inputs();
-  GE_RETURN_IF_ERROR(CheckGraphInputs(*graph_, inputs));
-  if (whole_graph_) return sinks_[0] ? sinks_[0]->Run(inputs, outputs) : hosts_[0]->Run(inputs, outputs);
-  env_.assign(graph_->num_values(), HostTensor());
+  const Graph& graph = *compiled_->graph;
+  const auto& gin = graph.inputs();
+  GE_RETURN_IF_ERROR(CheckGraphInputs(graph, inputs));
+  if (compiled_->whole_graph) return sinks_[0] ? sinks_[0]->Run(inputs, outputs) : hosts_[0]->Run(inputs, outputs);
+  env_.assign(graph.num_values(), HostTensor());
   for (size_t i = 0; i < gin.size(); ++i) env_[gin[i]] = inputs[i];
   std::vector<HostTensor> seg_in, seg_out;
-  for (size_t k = 0; k < segments_.size(); ++k) {
-    const GraphSegment& s = segments_[k];
+  for (size_t k = 0; k < sinks_.size(); ++k) {
+    const CompiledSegment& s = compiled_->segments[k];
     seg_in.clear();
     for (ValueId v : s.inputs) seg_in.push_back(env_[v]);
     Status st = sinks_[k] ? sinks_[k]->Run(seg_in, &seg_out) : hosts_[k]->Run(seg_in, &seg_out);
@@ -94,10 +60,33 @@ Status CompiledModel::Run(const std::vector<HostTensor>& inputs, std::vector<Hos
     for (size_t o = 0; o < s.outputs.size(); ++o) env_[s.outputs[o]] = std::move(seg_out[o]);
   }
   outputs->clear();
-  for (ValueId v : graph_->outputs())
-    outputs->push_back(graph_->value(v).constant ? *graph_->value(v).constant : env_[v]);
+  for (ValueId v : graph.outputs()) outputs->push_back(graph.value(v).constant ? *graph.value(v).constant : env_[v]);
   env_.clear();
   return Status::Ok();
+}
+
+void ReleaseSunkConstants(CompiledGraph* compiled) {
+  Graph& graph = *compiled->graph;
+  std::vector<bool> hold(graph.num_values(), false);
+  for (ValueId v : graph.outputs()) hold[v] = true;
+  for (const CompiledSegment& seg : compiled->segments) {
+    if (seg.sink) {
+      std::vector<bool> seg_out(seg.graph->num_values(), false);
+      for (ValueId v : seg.graph->outputs()) seg_out[v] = true;
+      for (size_t v = 0; v < seg.graph->num_values(); ++v) {
+        Value& val = seg.graph->value(static_cast<ValueId>(v));
+        if (val.constant && !seg_out[v]) val.constant->ReleaseBytes();
+      }
+      continue;
+    }
+    for (NodeId n : seg.nodes)
+      for (ValueId v : graph.node(n).inputs)
+        if (v != kNoValue) hold[v] = true;
+  }
+  for (size_t v = 0; v < graph.num_values(); ++v) {
+    Value& val = graph.value(static_cast<ValueId>(v));
+    if (val.constant && !hold[v]) val.constant->ReleaseBytes();
+  }
 }
 
 }  // namespace ge

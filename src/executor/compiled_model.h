@@ -1,6 +1,6 @@
-// CompiledModel: a graph partitioned into sink and host segments (compiler/partitioner.h),
-// each loaded into its executor, run in order with tensors passed between them by value id.
-// A fully static graph is one sink segment; `--mode host` is one host segment.
+// CompiledModel: a loaded CompiledGraph (compiler/compile.h) — each segment in its executor (sink
+// program -> SinkExecutor, host plan -> HostExecutor), run in order with tensors passed between
+// them by value id. A fully static graph is one sink segment; a pure-host graph one host segment.
 #ifndef GE_SRC_EXECUTOR_COMPILED_MODEL_H_
 #define GE_SRC_EXECUTOR_COMPILED_MODEL_H_
 
@@ -9,9 +9,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "compiler/memory_planner.h"
-#include "compiler/partitioner.h"
-#include "compiler/placement.h"
+#include "compiler/compiled_graph.h"
 #include "graph/graph.h"
 
 namespace ge {
@@ -22,36 +20,37 @@ class SinkExecutor;
 class CompiledModel {
  public:
   ~CompiledModel();
-  // `placement` by NodeId (DecidePlacement). options.max_streams bounds sink model streams
-  // (0 = kDefaultMaxStreams).
-  static Status Create(std::shared_ptr<const Graph> graph, const std::vector<Placement>& placement,
-                       const CompileOptions& options, std::unique_ptr<CompiledModel>* out);
+  // Allocates arenas, uploads weights, creates the device models and host executors.
+  static Status Load(std::shared_ptr<const CompiledGraph> compiled, std::unique_ptr<CompiledModel>* out);
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
   // The same segments with their own per-run state (sink: shared program and weights, own
   // arena and device model; host: own executor): what a concurrent run needs.
   Status Clone(std::unique_ptr<CompiledModel>* out) const;
 
-  // "sink", "host" or "mixed".
-  std::string mode() const;
-  std::string Describe() const { return DescribeSegments(segments_); }
-  size_t num_segments() const { return segments_.size(); }
-  const GraphSegment& segment(size_t i) const { return segments_[i]; }
+  const CompiledGraph& compiled_graph() const { return *compiled_; }
+  std::string mode() const { return compiled_->mode(); }
+  std::string Describe() const { return compiled_->DescribeSegments(); }
+  size_t num_segments() const { return compiled_->segments.size(); }
+  const CompiledSegment& segment(size_t i) const { return compiled_->segments[i]; }
   // Null for a host segment.
   const SinkExecutor* sink_executor(size_t i) const { return sinks_[i].get(); }
   // The sink executor when the whole graph is one sink segment (zero-copy runs), else null.
   SinkExecutor* whole_graph_sink();
   // Sum over the sink segments.
-  MemoryReport memory_report() const;
+  MemoryReport memory_report() const { return compiled_->memory_report(); }
 
  private:
   CompiledModel() = default;
-  std::shared_ptr<const Graph> graph_;
-  std::vector<GraphSegment> segments_;
+  std::shared_ptr<const CompiledGraph> compiled_;
   std::vector<std::unique_ptr<SinkExecutor>> sinks_;
   std::vector<std::unique_ptr<HostExecutor>> hosts_;
-  bool whole_graph_ = false;     // one segment whose I/O is the graph's
-  std::vector<HostTensor> env_;  // per original ValueId, during a run
+  std::vector<HostTensor> env_;  // per ValueId of the compiled graph, during a run
 };
+
+// After the first load: the graph's copies of constants that sink segments hold in their weight
+// blocks and no host segment or graph output reads are released (a model's weights are then held
+// once, not twice; unreferenced constants go too). Clones share the loaded weights.
+void ReleaseSunkConstants(CompiledGraph* compiled);
 
 }  // namespace ge
 

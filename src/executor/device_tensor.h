@@ -6,14 +6,12 @@
 #include "base/status.h"
 #include "exe_graph/runtime/tensor.h"
 #include "graph/tensor.h"
+#include "runtime/device_init.h"
 
 namespace ge {
 namespace rt {
 class CachingAllocator;
 }
-
-// aclInit + aclrtSetDevice(0) once; returns the device's core count.
-Status EnsureDevice(uint32_t* core_num);
 
 // Allocates device memory for a tensor (at least 1 byte, so empty tensors have an address).
 Status AllocDeviceTensor(rt::CachingAllocator* alloc, DataType dt, const Shape& shape, gert::Tensor* t);

@@ -14,17 +14,6 @@
 
 namespace ge {
 
-Status CheckSupported(const Graph& graph) {
-  auto registry = gert::DefaultOpImplSpaceRegistryV2::GetInstance().GetSpaceRegistry();
-  std::vector<std::string> missing;
-  for (size_t n = 0; n < graph.num_nodes(); ++n) {
-    const Node& node = graph.node(n);
-    if (registry->GetOpImpl(node.type.c_str()) == nullptr) missing.push_back(NodeLabel(node));
-  }
-  if (missing.empty()) return Status::Ok();
-  return Unsupported("{} unsupported node(s): {}", missing.size(), fmt::join(missing, ", "));
-}
-
 HostExecutor::~HostExecutor() {
   if (stream_) aclrtSynchronizeStream(stream_);
   for (auto& s : slots_)

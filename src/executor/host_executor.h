@@ -11,6 +11,7 @@
 
 #include "acl/acl_rt.h"
 #include "base/status.h"
+#include "compiler/check_supported.h"
 #include "compiler/op_call.h"
 #include "compiler/placement.h"
 #include "graph/graph.h"
@@ -77,9 +78,6 @@ class HostExecutor {
   HostNodeStats stats_;
   std::vector<void*> addrs_;  // scratch for kernel arguments
 };
-
-// Collects every node whose op type is not registered: "node 'a' (Foo), node 'b' (Bar)".
-Status CheckSupported(const Graph& graph);
 
 }  // namespace ge
 

@@ -1,4 +1,4 @@
-// Sink scheduling: load once (weights, arena, model), then each run is copy-in, one model
+// Sink scheduling: load a compiled sink program once (weights, arena, model), then each run is copy-in, one model
 // execution, copy-out.
 #include "executor/sink_executor.h"
 
@@ -18,17 +18,14 @@ SinkExecutor::~SinkExecutor() {
   if (arena_) aclrtFree(arena_);
 }
 
-Status SinkExecutor::Create(std::shared_ptr<const Graph> graph, const SinkCompileOptions& options,
-                            std::unique_ptr<SinkExecutor>* out) {
+Status SinkExecutor::Load(std::shared_ptr<const Graph> graph, std::shared_ptr<const SinkProgram> program,
+                          std::unique_ptr<SinkExecutor>* out) {
+  GE_RETURN_IF_ERROR(EnsureDevice(nullptr));
   std::unique_ptr<SinkExecutor> ex(new SinkExecutor());
   ex->graph_ = std::move(graph);
-  SinkCompileOptions opt = options;
-  GE_RETURN_IF_ERROR(EnsureDevice(&opt.core_num));
-  auto program = std::make_shared<SinkProgram>();
-  GE_RETURN_IF_ERROR(GenerateSinkProgram(*ex->graph_, opt, program.get()));
   ex->program_ = std::move(program);
   GE_RETURN_IF_ERROR(ex->PlaceWeights());
-  GE_RETURN_IF_ERROR(ex->Load());
+  GE_RETURN_IF_ERROR(ex->LoadModel());
   *out = std::move(ex);
   return Status::Ok();
 }
@@ -39,12 +36,12 @@ Status SinkExecutor::Clone(std::unique_ptr<SinkExecutor>* out) const {
   ex->program_ = program_;  // the compile-time plan and the weights are shared
   ex->weights_ = weights_;
   ex->constant_addr_ = constant_addr_;
-  GE_RETURN_IF_ERROR(ex->Load());
+  GE_RETURN_IF_ERROR(ex->LoadModel());
   *out = std::move(ex);
   return Status::Ok();
 }
 
-Status SinkExecutor::Load() {
+Status SinkExecutor::LoadModel() {
   const size_t arena_bytes = static_cast<size_t>(std::max<int64_t>(program_->memory.arena_bytes, 1));
   void* arena = nullptr;
   if (aclrtMalloc(&arena, arena_bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)

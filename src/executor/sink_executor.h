@@ -1,7 +1,7 @@
-// SinkExecutor: sink scheduling of a static graph. Create() compiles it once (task generation:
-// tiling, streams, memory plan), places the weights in one device block, allocates one arena and
-// loads the bound task list as one device model. Run() copies the inputs into the arena,
-// executes the model with one call, and copies the outputs out: the host does no per-op work.
+// SinkExecutor: sink scheduling of a static graph. Load() takes its compiled sink program (task
+// generation, compile.h: tiling, streams, memory plan, bound tasks), places the weights in one
+// device block, allocates one arena and loads the task list as one device model. Run() copies the inputs into the
+// arena, executes the model with one call, and copies the outputs out: the host does no per-op work.
 #ifndef GE_SRC_EXECUTOR_SINK_EXECUTOR_H_
 #define GE_SRC_EXECUTOR_SINK_EXECUTOR_H_
 
@@ -18,9 +18,9 @@ namespace ge {
 class SinkExecutor {
  public:
   ~SinkExecutor();
-  // `graph` must be static (every node sinkable); fails naming the first node that is not.
-  static Status Create(std::shared_ptr<const Graph> graph, const SinkCompileOptions& options,
-                       std::unique_ptr<SinkExecutor>* out);
+  // `program` is GenerateSinkProgram's for `graph` (a sink segment of a CompiledGraph).
+  static Status Load(std::shared_ptr<const Graph> graph, std::shared_ptr<const SinkProgram> program,
+                     std::unique_ptr<SinkExecutor>* out);
   // Another executor of the same compiled program (shared, as are the weights) with its own
   // arena and device model: what a concurrent run needs.
   Status Clone(std::unique_ptr<SinkExecutor>* out) const;
@@ -39,7 +39,7 @@ class SinkExecutor {
 
  private:
   SinkExecutor() = default;
-  Status Load();
+  Status LoadModel();
   Status PlaceWeights();
   Status AddTasks();
   // A kernel-task address argument that holds a graph input's or output's bytes.

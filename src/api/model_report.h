@@ -1,0 +1,38 @@
+// ModelReport: what a compiled model is, for tools and users — the optimizer's work, the
+// segments, each sink segment's task list size and streams, and the memory plan. Plain values
+// taken from the CompiledGraph (Model::report()), so printing it needs no executor or compiler type.
+#ifndef GE_SRC_API_MODEL_REPORT_H_
+#define GE_SRC_API_MODEL_REPORT_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ge {
+
+struct SegmentReport {
+  bool sink = false;
+  int nodes = 0;
+  // Sink segments only.
+  int kernel_tasks = 0;
+  int multi_block_tasks = 0;  // block_dim > 1
+  int streams = 0;
+  int events = 0;
+};
+
+struct ModelReport {
+  std::string mode;      // "sink", "host" or "mixed"
+  std::string segments;  // "sink[12 nodes] -> host[1 node]"
+  std::vector<SegmentReport> segment_details;
+  std::string optimizer;                             // "-O2: 264 -> 180 nodes (...); ..."
+  std::map<std::string, int> ops_before, ops_after;  // nodes by op type, parsed / compiled
+  // Memory of the sink segments (all zero when none).
+  int64_t naive_bytes = 0, lower_bound_bytes = 0, arena_bytes = 0;
+  int planned_tensors = 0, planned_buffers = 0;
+  std::string memory;  // "naive 1.2 MiB, lower bound ..., arena ... (+0.0%)"; empty without sink segments
+};
+
+}  // namespace ge
+
+#endif  // GE_SRC_API_MODEL_REPORT_H_

@@ -1,0 +1,111 @@
+// The compile pipeline: graph in, CompiledGraph out.
+#include "compiler/compile.h"
+
+#include <cstdlib>
+
+#include "compiler/check_supported.h"
+#include "compiler/partitioner.h"
+#include "compiler/passes/layout_nhwc.h"
+#include "compiler/passes/pass_manager.h"
+#include "compiler/specialize_shapes.h"
+#include "compiler/static_inference.h"
+#include "runtime/device_init.h"
+
+namespace ge {
+namespace {
+
+// Constants no node reads (e.g. weights replaced by packed or transposed copies) free their
+// bytes before the executors copy what they need.
+void ReleaseUnreadConstants(Graph* graph) {
+  std::vector<bool> read(graph->num_values(), false);
+  for (ValueId v : graph->outputs()) read[v] = true;
+  for (size_t n = 0; n < graph->num_nodes(); ++n)
+    for (ValueId v : graph->node(static_cast<NodeId>(n)).inputs)
+      if (v != kNoValue) read[v] = true;
+  for (size_t v = 0; v < graph->num_values(); ++v) {
+    Value& val = graph->value(static_cast<ValueId>(v));
+    if (val.constant && !read[v]) val.constant->ReleaseBytes();
+  }
+}
+
+Status Optimize(Graph* graph, const CompileOptions& options, CompiledGraph* out) {
+  out->op_counts_before = CountOps(*graph);
+  OptimizeStats opt_stats;
+  GE_RETURN_IF_ERROR(OptimizeGraph(graph, options.opt_level, &opt_stats));
+  out->optimizer_report = opt_stats.ToString(options.opt_level);
+  const char* layout_env = std::getenv("GE_LAYOUT_NHWC");
+  if (!layout_env || std::string(layout_env) != "0") {
+    LayoutNhwcStats layout;
+    GE_RETURN_IF_ERROR(RunLayoutNhwc(graph, &layout));
+    if (layout.convs > 0) GE_RETURN_IF_ERROR(RunStaticInference(graph));
+  }
+  return Status::Ok();
+}
+
+// No sink-placed node: one host segment over the graph itself (no copy).
+Status HostOnly(const std::shared_ptr<Graph>& graph, std::vector<Placement> placement, CompiledGraph* out) {
+  CompiledSegment seg;
+  GE_RETURN_IF_ERROR(graph->TopologicalOrder(&seg.nodes));
+  seg.inputs = graph->inputs();
+  seg.outputs = graph->outputs();
+  seg.graph = graph;
+  seg.placement = std::move(placement);
+  out->segments.push_back(std::move(seg));
+  out->whole_graph = true;
+  return Status::Ok();
+}
+
+Status Segments(const Graph& graph, const std::vector<Placement>& placement, const CompileOptions& options,
+                CompiledGraph* out) {
+  std::vector<GraphSegment> parts;
+  GE_RETURN_IF_ERROR(PartitionGraph(graph, placement, &parts));
+  SinkCompileOptions sopt;
+  sopt.max_streams = options.max_streams;  // 0: the default bound and gain rule
+  GE_RETURN_IF_ERROR(EnsureDevice(&sopt.core_num));
+  for (GraphSegment& p : parts) {
+    CompiledSegment seg;
+    seg.sink = p.sink;
+    seg.nodes = std::move(p.nodes);
+    seg.inputs = std::move(p.inputs);
+    seg.outputs = std::move(p.outputs);
+    seg.graph = std::move(p.graph);
+    if (seg.sink) {
+      auto program = std::make_shared<SinkProgram>();
+      GE_RETURN_IF_ERROR(GenerateSinkProgram(*seg.graph, sopt, program.get()));
+      seg.program = std::move(program);
+    } else {
+      for (NodeId n : seg.nodes) seg.placement.push_back(placement[n]);
+    }
+    out->segments.push_back(std::move(seg));
+  }
+  // The partitioner keeps the graph's own I/O for a single segment.
+  out->whole_graph = out->segments.size() == 1 && out->segments[0].inputs == graph.inputs() &&
+                     out->segments[0].outputs == graph.outputs();
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status Compile(std::shared_ptr<Graph> graph, const CompileOptions& options, std::unique_ptr<CompiledGraph>* out) {
+  if (options.mode != "auto" && options.mode != "host" && options.mode != "sink")
+    return InvalidArgument("unknown mode '{}' (expected auto, sink or host)", options.mode);
+  auto cg = std::make_unique<CompiledGraph>();
+  cg->graph = graph;
+  GE_RETURN_IF_ERROR(SpecializeInputShapes(options.input_shapes, graph.get()));
+  GE_RETURN_IF_ERROR(graph->Verify());
+  GE_RETURN_IF_ERROR(CheckSupported(*graph));
+  GE_RETURN_IF_ERROR(Optimize(graph.get(), options, cg.get()));
+  ReleaseUnreadConstants(graph.get());
+  std::vector<Placement> placement;
+  GE_RETURN_IF_ERROR(DecidePlacement(*graph, options, &placement));
+  bool any_sink = false;
+  for (Placement p : placement) any_sink |= p == Placement::kSink;
+  if (any_sink)
+    GE_RETURN_IF_ERROR(Segments(*graph, placement, options, cg.get()));
+  else
+    GE_RETURN_IF_ERROR(HostOnly(graph, std::move(placement), cg.get()));
+  *out = std::move(cg);
+  return Status::Ok();
+}
+
+}  // namespace ge
