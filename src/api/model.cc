@@ -93,8 +93,9 @@ Status Model::Compile() {
   OptimizeStats opt_stats;
   GE_RETURN_IF_ERROR(OptimizeGraph(graph_.get(), options_.opt_level, &opt_stats));
   optimizer_report_ = opt_stats.ToString(options_.opt_level);
+  // The NHWC layout is an -O2 optimization (GE_LAYOUT_NHWC=0 turns it off for comparisons).
   const char* layout_env = std::getenv("GE_LAYOUT_NHWC");
-  if (!layout_env || std::string(layout_env) != "0") {
+  if (options_.opt_level >= 2 && (!layout_env || std::string(layout_env) != "0")) {
     LayoutNhwcStats layout;
     GE_RETURN_IF_ERROR(RunLayoutNhwc(graph_.get(), &layout));
     if (layout.convs > 0) GE_RETURN_IF_ERROR(RunStaticInference(graph_.get()));
