@@ -33,8 +33,9 @@ Status Optimize(Graph* graph, const CompileOptions& options, CompiledGraph* out)
   OptimizeStats opt_stats;
   GE_RETURN_IF_ERROR(OptimizeGraph(graph, options.opt_level, &opt_stats));
   out->optimizer_report = opt_stats.ToString(options.opt_level);
+  // The NHWC layout is an -O2 optimization (GE_LAYOUT_NHWC=0 turns it off for comparisons).
   const char* layout_env = std::getenv("GE_LAYOUT_NHWC");
-  if (!layout_env || std::string(layout_env) != "0") {
+  if (options.opt_level >= 2 && (!layout_env || std::string(layout_env) != "0")) {
     LayoutNhwcStats layout;
     GE_RETURN_IF_ERROR(RunLayoutNhwc(graph, &layout));
     if (layout.convs > 0) GE_RETURN_IF_ERROR(RunStaticInference(graph));

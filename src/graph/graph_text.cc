@@ -83,7 +83,10 @@ bool ElementsText(const HostTensor& t, std::vector<std::string>* out) {
 
 std::string TensorText(const HostTensor& t, const TextOptions& opt) {
   std::vector<std::string> elems;
-  if (t.NumElements() < 0 || t.NumElements() > opt.max_literal_elements || !ElementsText(t, &elems)) return "opaque";
+  // Opaque: large, or bytes released after loading (HostTensor::ReleaseBytes).
+  bool released = t.data() == nullptr && t.NumElements() > 0;
+  if (released || t.NumElements() < 0 || t.NumElements() > opt.max_literal_elements || !ElementsText(t, &elems))
+    return "opaque";
   return fmt::format("[{}]", fmt::join(elems, ", "));
 }
 

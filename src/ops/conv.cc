@@ -275,7 +275,7 @@ ge::graphStatus FusedTiling(gert::TilingContext* ctx) {
     return ge::GRAPH_FAILED;
   NhwcTiling t{};
   t.nhwc = 1;
-  t.plan = GetDnnlConvPlan(p, ctx->GetCoreNum());
+  t.plan = GetDnnlConvPlan(p, OversplitBlocks(ctx->GetCoreNum()));
   if (t.plan == nullptr) return ge::GRAPH_FAILED;
   t.has_bias = p.has_bias;
   t.has_z = p.has_z;

@@ -53,7 +53,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   t.p.has_bias = ctx->GetInputShape(2) != nullptr;
   t.p.has_z = ctx->GetInputShape(3) != nullptr;
   if (!ParseAct(ctx->GetAttrs(), &t.p)) return ge::GRAPH_FAILED;
-  t.plan = t.p.rows > 0 ? GetDnnlMatMulPlan(t.p, ctx->GetCoreNum()) : nullptr;
+  t.plan = t.p.rows > 0 ? GetDnnlMatMulPlan(t.p, OversplitBlocks(ctx->GetCoreNum())) : nullptr;
   uint32_t blocks = t.plan ? DnnlMatMulPlanBlocks(t.plan) : ChooseBlockDim(ctx, 2 * t.p.rows * t.p.k * t.p.n, 1 << 21);
   ctx->SetBlockDim(std::max<uint32_t>(1, std::min<int64_t>(blocks, std::max<int64_t>(t.p.rows, 1))));
   return SetTiling(ctx, t);

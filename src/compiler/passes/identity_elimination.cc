@@ -5,13 +5,21 @@
 namespace ge {
 namespace {
 
-// Identity, or Dropout that is the identity at inference.
+// Identity, Pad by constant zeros, or Dropout that is the identity at inference.
 bool IsIdentityLike(const Graph& g, const Node& node, const std::vector<std::vector<std::pair<NodeId, int>>>& readers,
                     const std::vector<bool>& is_output) {
   if (!node.domain.empty() || node.inputs.empty() || node.inputs[0] == kNoValue || node.outputs.empty() ||
       node.outputs[0] == kNoValue)
     return false;
   if (node.type == "Identity") return g.value(node.inputs[0]).desc.kind == ValueKind::kTensor;
+  if (node.type == "Pad") {  // constant pads all zero (how PyTorch exports AvgPool2d's no-padding case)
+    if (node.inputs.size() < 2 || node.inputs[1] == kNoValue) return false;
+    const HostTensor* pads = ConstantOf(g, node.inputs[1], DT_INT64);
+    if (pads == nullptr || g.value(node.inputs[0]).desc.kind != ValueKind::kTensor) return false;
+    for (int64_t i = 0; i < pads->NumElements(); ++i)
+      if (pads->data_as<int64_t>()[i] != 0) return false;
+    return true;
+  }
   if (node.type != "Dropout") return false;
   if (node.inputs.size() > 2 && node.inputs[2] != kNoValue) {
     const HostTensor* t = ConstantOf(g, node.inputs[2], DT_BOOL);

@@ -1,6 +1,6 @@
-// Identity elimination: removes Identity nodes and inference-mode Dropout nodes (no
-// training_mode input, or a constant false one, and no read mask output), their readers reading
-// the input instead.
+// Identity elimination: removes Identity nodes, Pad nodes whose constant pads are all zero, and
+// inference-mode Dropout nodes (no training_mode input, or a constant false one, and no read mask
+// output), their readers reading the input instead.
 //
 // When the node's output is a graph output (whose name the user sees), the producer of the
 // input is made to write that output instead, if the input is a plain intermediate (produced

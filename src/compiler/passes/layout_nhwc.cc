@@ -1,5 +1,6 @@
 #include "compiler/passes/layout_nhwc.h"
 
+#include <cmath>
 #include <cstring>
 #include <unordered_map>
 #include <unordered_set>
@@ -51,9 +52,15 @@ class LayoutPass {
   Status Run() {
     std::vector<NodeId> order;
     GE_RETURN_IF_ERROR(g_->TopologicalOrder(&order));
+    const auto readers = g_->Consumers();
+    const std::vector<bool> is_output = OutputMask();
+    std::vector<bool> fused_away(g_->num_nodes(), false);  // Relus folded into a ScaleShift
     for (NodeId n : order) {
+      if (fused_away[n]) continue;
       if (ConvEligible(n)) {
         ConvertConv(n);
+      } else if (g_->node(n).type == "BatchNormalization" && FollowerEligible(n)) {
+        ConvertBatchNorm(n, readers, is_output, &fused_away);
       } else if (FollowerEligible(n)) {
         ConvertFollower(n);
       } else {
@@ -62,7 +69,20 @@ class LayoutPass {
       }
     }
     for (ValueId v : std::vector<ValueId>(g_->outputs())) NeedNchw(v);
+    std::vector<bool> keep(g_->num_nodes(), true);
+    bool any = false;
+    for (size_t n = 0; n < fused_away.size(); ++n) {
+      keep[n] = !fused_away[n];
+      any |= fused_away[n];
+    }
+    if (any) g_->RemoveNodes(keep);
     return Status::Ok();
+  }
+
+  std::vector<bool> OutputMask() const {
+    std::vector<bool> m(g_->num_values(), false);
+    for (ValueId v : g_->outputs()) m[v] = true;
+    return m;
   }
 
  private:
@@ -88,6 +108,7 @@ class LayoutPass {
   bool FollowerEligible(NodeId n) const {
     const Node& node = g_->node(n);
     bool elementwise = Elementwise().count(node.type) > 0;
+    if (node.type == "BatchNormalization") return BatchNormEligible(node);
     bool concat = node.type == "Concat", gap = node.type == "GlobalAveragePool";
     bool pool = node.type == "MaxPool" || node.type == "AveragePool";
     if (!elementwise && !concat && !gap && !pool) return false;
@@ -114,6 +135,61 @@ class LayoutPass {
       any_nhwc |= nhwc_.count(v) > 0 && moved_.count(v) > 0;
     }
     return any_nhwc;
+  }
+
+  // An inference BatchNormalization of an NHWC value with constant parameters.
+  bool BatchNormEligible(const Node& node) const {
+    if (node.inputs.size() != 5 || node.outputs.empty() || node.outputs[0] == kNoValue) return false;
+    for (size_t o = 1; o < node.outputs.size(); ++o)
+      if (node.outputs[o] != kNoValue) return false;  // running mean/var outputs: training
+    const int64_t* training = node.GetAttr<int64_t>("training_mode");
+    if ((training && *training != 0) || !moved_.count(node.inputs[0])) return false;
+    if (!Is4dFloat(g_->value(node.outputs[0]))) return false;
+    int64_t c = g_->value(node.inputs[0]).desc.shape.GetDim(1);
+    for (int i = 1; i < 5; ++i) {
+      const Value& p = g_->value(node.inputs[i]);
+      if (!p.constant || p.constant->dtype() != DT_FLOAT || p.constant->NumElements() != c) return false;
+    }
+    return true;
+  }
+
+  // BatchNormalization -> ScaleShift (y = x * s + t, s = scale / sqrt(var + eps), t = B - mean * s)
+  // on the NHWC value, with a sole Relu reader fused.
+  void ConvertBatchNorm(NodeId n, const std::vector<std::vector<std::pair<NodeId, int>>>& readers,
+                        const std::vector<bool>& is_output, std::vector<bool>* fused_away) {
+    Node node = g_->node(n);
+    const float* eps_attr = node.GetAttr<float>("epsilon");
+    const float eps = eps_attr ? *eps_attr : 1e-5f;
+    auto data = [&](int i) { return g_->value(node.inputs[i]).constant->data_as<float>(); };
+    int64_t c = g_->value(node.inputs[1]).constant->NumElements();
+    HostTensor scale(DT_FLOAT, Shape({c})), shift(DT_FLOAT, Shape({c}));
+    for (int64_t j = 0; j < c; ++j) {
+      float s = data(1)[j] / std::sqrt(data(4)[j] + eps);
+      scale.mutable_data_as<float>()[j] = s;
+      shift.mutable_data_as<float>()[j] = data(2)[j] - data(3)[j] * s;
+    }
+    ValueId sv = g_->AddConstant(node.name + "/scale", std::move(scale));
+    ValueId tv = g_->AddConstant(node.name + "/shift", std::move(shift));
+    ValueId y = node.outputs[0];
+    std::string act;
+    if (!is_output[y] && readers[y].size() == 1) {
+      const Node& r = g_->node(readers[y][0].first);
+      if (r.type == "Relu" && r.domain.empty() && r.outputs.size() == 1 && r.outputs[0] != kNoValue) {
+        act = "Relu";
+        (*fused_away)[readers[y][0].first] = true;
+        y = r.outputs[0];
+      }
+    }
+    ValueId x = ToNhwc(node.inputs[0]);
+    ValueId yn = AddNhwcTwin(y);
+    Node& out = g_->node(n);
+    out.type = "ScaleShift";
+    out.inputs = {x, sv, tv};
+    out.outputs = {yn};
+    out.attrs = {{"activation", act}};
+    g_->value(yn).producer = n;
+    g_->value(yn).producer_output = 0;
+    ++stats_->followers;
   }
 
   void ConvertConv(NodeId n) {

@@ -3,7 +3,8 @@
 // Every Conv / FusedConv (NCHW) with a 4-D float input (static but for the batch dim) and constant weights becomes an
 // NHWC FusedConv whose weights come from a ConvWeightPack node (folded to a constant by the next
 // static inference). Layout-agnostic consumers (elementwise ops, Concat on channels,
-// 2-D MaxPool/AveragePool/GlobalAveragePool as PoolNhwc) follow their producers into NHWC, with
+// 2-D MaxPool/AveragePool/GlobalAveragePool as PoolNhwc, inference BatchNormalization (+ Relu)
+// as ScaleShift) follow their producers into NHWC, with
 // constant operands permuted; a Transpose back to NCHW is inserted only where a consumer or a graph output needs the
 // NCHW value, and a Transpose to NHWC only where an NCHW value feeds an NHWC node. Runs only where the NHWC kernels
 // exist (ConvWeightPack is registered).

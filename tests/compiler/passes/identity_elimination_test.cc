@@ -25,6 +25,31 @@ output z
 )");
 }
 
+// A Pad by constant zeros (PyTorch's AvgPool2d export) goes; a Pad by a non-zero or a
+// non-constant amount stays.
+TEST(IdentityEliminationTest, PadByZerosOnly) {
+  EXPECT_EQ(test::RunPass(IdentityElimination(), R"(graph g
+input x: float32[1, 2, 3, 3]
+input p: int64[8]
+const zeros: int64[8] = [0, 0, 0, 0, 0, 0, 0, 0]
+const ones: int64[8] = [0, 0, 1, 1, 0, 0, 1, 1]
+node a: y = Relu(x)
+node pad0: y0 = Pad(y, zeros) {mode="constant"}
+node pad1: y1 = Pad(y0, ones) {mode="constant"}
+node pad2: y2 = Pad(y1, p) {mode="constant"}
+output y2
+)"),
+            R"(graph g
+input x: float32[1, 2, 3, 3]
+input p: int64[8]
+const ones: int64[8] = [0, 0, 1, 1, 0, 0, 1, 1]
+node a: y = Relu(x)
+node pad1: y1 = Pad(y, ones) {mode="constant"}
+node pad2: y2 = Pad(y1, p) {mode="constant"}
+output y2
+)");
+}
+
 TEST(IdentityEliminationTest, AGraphOutputKeepsItsNameThroughTheProducer) {
   EXPECT_EQ(test::RunPass(IdentityElimination(), R"(graph g
 input x: float32[4]
