@@ -91,7 +91,7 @@ int BenchCommand(const BenchArgs& args) {
   Status st = Model::Load(args.model, options, &model);
   auto t1 = Clock::now();
   std::vector<HostTensor> inputs, outputs;
-  if (st.ok()) st = PrepareInputs(model->graph(), {}, args.input_shapes, &inputs);
+  if (st.ok()) st = PrepareInputs(model->inputs(), {}, args.input_shapes, &inputs);
   DeviceBuffers buffers;
   if (st.ok() && args.zero_copy) {  // buffers sized by one host-tensor run
     st = model->Run(inputs, &outputs);
@@ -113,10 +113,10 @@ int BenchCommand(const BenchArgs& args) {
   }
   uint32_t cores = 0;
   aclrtGetDeviceCoreNum(&cores);
-  const double nodes = std::max<double>(1.0, static_cast<double>(model->graph().num_nodes()));
+  const double nodes = std::max<double>(1.0, static_cast<double>(model->num_nodes()));
   const double mn = *std::min_element(us.begin(), us.end()), med = Percentile(us, 0.5), p90 = Percentile(us, 0.9);
   fmt::print("model: {}  mode: {}{}  nodes: {}  device cores: {}\n", args.model, model->mode(),
-             args.zero_copy ? " (zero copy)" : "", model->graph().num_nodes(), cores);
+             args.zero_copy ? " (zero copy)" : "", model->num_nodes(), cores);
   fmt::print("compile: {:.3f} ms  runs: {}  warmup: {}\n", std::chrono::duration<double, std::milli>(t1 - t0).count(),
              args.runs, args.warmup);
   fmt::print("per run (us): min {:.3f}  median {:.3f}  p90 {:.3f}\n", mn, med, p90);

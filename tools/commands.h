@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "api/model.h"
+#include "ge/model.h"
 
 namespace ge::tool {
 
@@ -43,7 +43,7 @@ void PrintReport(const Model& model);
 // index) with dynamic dims taken from --input-shape or 1. Errors name the input.
 // NAME=D0,D1,... arguments into ModelOptions::input_shapes (digits only; clear errors).
 Status ParseInputShapes(const std::vector<std::string>& args, std::map<std::string, std::vector<int64_t>>* out);
-Status PrepareInputs(const Graph& graph, const std::vector<std::string>& input_files,
+Status PrepareInputs(const std::vector<TensorInfo>& model_inputs, const std::vector<std::string>& input_files,
                      const std::vector<std::string>& input_shapes, std::vector<HostTensor>* inputs);
 // Sum of elements as double, the checksum the tool prints.
 double Checksum(const HostTensor& t);

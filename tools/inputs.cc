@@ -6,7 +6,7 @@
 
 #include "base/checked_math.h"
 #include "commands.h"
-#include "graph/npy.h"
+#include "ge/npy.h"
 
 namespace ge::tool {
 namespace {
@@ -63,7 +63,7 @@ Status ParseInputShapes(const std::vector<std::string>& args, std::map<std::stri
   return Status::Ok();
 }
 
-Status PrepareInputs(const Graph& graph, const std::vector<std::string>& input_files,
+Status PrepareInputs(const std::vector<TensorInfo>& model_inputs, const std::vector<std::string>& input_files,
                      const std::vector<std::string>& input_shapes, std::vector<HostTensor>* inputs) {
   std::map<std::string, std::string> files, shapes;
   for (const auto& a : input_files) {
@@ -77,14 +77,14 @@ Status PrepareInputs(const Graph& graph, const std::vector<std::string>& input_f
     shapes[k] = v;
   }
   std::map<std::string, bool> known;
-  for (ValueId v : graph.inputs()) known[graph.value(v).name] = true;
+  for (const TensorInfo& in : model_inputs) known[in.name] = true;
   for (const auto& [k, f] : files)
     if (!known.count(k)) return InvalidArgument("--input {}: the model has no input named '{}'", k, k);
   for (const auto& [k, s] : shapes)
     if (!known.count(k)) return InvalidArgument("--input-shape {}: the model has no input named '{}'", k, k);
   inputs->clear();
-  for (size_t i = 0; i < graph.inputs().size(); ++i) {
-    const Value& decl = graph.value(graph.inputs()[i]);
+  for (size_t i = 0; i < model_inputs.size(); ++i) {
+    const TensorInfo& decl = model_inputs[i];
     HostTensor t;
     if (auto it = files.find(decl.name); it != files.end()) {
       GE_RETURN_IF_ERROR(ReadNpy(it->second, &t));

@@ -8,8 +8,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
-#include "graph/graph_text.h"
-#include "graph/npy.h"
+#include "ge/npy.h"
 
 namespace ge::tool {
 
@@ -32,17 +31,17 @@ int RunCommand(const RunArgs& args) {
   auto t1 = Clock::now();
   if (!args.dump_graph.empty()) {
     std::ofstream f(args.dump_graph);
-    f << GraphToText(model->graph());
+    f << model->GraphText();
     if (!f) {
       fmt::print(stderr, "error: --dump-graph: cannot write '{}'\n", args.dump_graph);
       return 1;
     }
   }
   std::vector<HostTensor> inputs, outputs;
-  st = PrepareInputs(model->graph(), args.inputs, args.input_shapes, &inputs);
-  if (st.ok() && !args.outputs.empty() && args.outputs.size() != model->graph().outputs().size())
+  st = PrepareInputs(model->inputs(), args.inputs, args.input_shapes, &inputs);
+  if (st.ok() && !args.outputs.empty() && args.outputs.size() != model->outputs().size())
     st = InvalidArgument("--output given {} time(s), the model has {} output(s)", args.outputs.size(),
-                         model->graph().outputs().size());
+                         model->outputs().size());
   if (st.ok()) st = model->Run(inputs, &outputs);
   auto t2 = Clock::now();
   if (!st.ok()) {
@@ -52,7 +51,7 @@ int RunCommand(const RunArgs& args) {
   fmt::print("model: {}  mode: {}\n", args.model, model->mode());
   if (args.report) PrintReport(*model);
   for (size_t i = 0; i < outputs.size(); ++i) {
-    const auto& name = model->graph().value(model->graph().outputs()[i]).name;
+    const std::string name = model->outputs()[i].name;
     fmt::print("output {}: {} shape={} dtype={} checksum={:.6g}\n", i, name, outputs[i].shape().ToString(),
                DataTypeName(outputs[i].dtype()), Checksum(outputs[i]));
     if (i < args.outputs.size()) {

@@ -6,6 +6,7 @@
 #include "executor/compiled_model.h"
 #include "executor/input_check.h"
 #include "executor/sink_executor.h"
+#include "graph/graph_text.h"
 #include "parser/onnx/onnx_parser.h"
 #include "register/custom_op_loader.h"
 
@@ -80,6 +81,26 @@ const std::map<std::string, int>& Model::op_counts_before() const { return compi
 
 std::map<std::string, int> Model::op_counts_after() const { return CountOps(*compiled_graph_->graph); }
 
+const Graph& Model::graph() const { return *graph_; }
+
+namespace {
+
+std::vector<TensorInfo> Infos(const Graph& g, const std::vector<ValueId>& values) {
+  std::vector<TensorInfo> infos;
+  for (ValueId v : values) infos.push_back({g.value(v).name, g.value(v).desc});
+  return infos;
+}
+
+}  // namespace
+
+std::vector<TensorInfo> Model::inputs() const { return Infos(*graph_, graph_->inputs()); }
+
+std::vector<TensorInfo> Model::outputs() const { return Infos(*graph_, graph_->outputs()); }
+
+size_t Model::num_nodes() const { return graph_->num_nodes(); }
+
+std::string Model::GraphText() const { return GraphToText(*graph_); }
+
 std::string Model::DescribeSegments() const { return compiled_graph_->DescribeSegments(); }
 
 MemoryReport Model::memory_report() const { return compiled_graph_->memory_report(); }
@@ -88,6 +109,7 @@ ModelReport Model::report() const {
   const CompiledGraph& c = *compiled_graph_;
   ModelReport r;
   r.mode = mode_;
+  r.nodes = static_cast<int>(c.graph->num_nodes());
   r.segments = c.DescribeSegments();
   for (const CompiledSegment& s : c.segments) {
     SegmentReport sr;

@@ -1,86 +1,8 @@
-// ge::Model: the C++ entry point most users and the `ge` tool take — load a model file, compile
-// it for a scheduling mode, run it on host tensors.
+// ge::Model is public: include/ge/model.h. This forwards for code inside src/.
 #ifndef GE_SRC_API_MODEL_H_
 #define GE_SRC_API_MODEL_H_
 
-#include <map>
-#include <memory>
-#include <mutex>
-#include <string>
-#include <vector>
-
-#include "api/model_report.h"
-#include "base/status.h"
+#include "ge/model.h"
 #include "graph/graph.h"
-
-namespace ge {
-
-class CompiledModel;
-struct CompiledGraph;
-struct MemoryReport;
-
-struct ModelOptions {
-  std::string mode = "auto";     // auto | sink | host
-  bool prefer_fallback = false;  // take each node's fallback (op-execute) path where it has one
-  int max_streams = 0;           // sink segments: model streams bound (0 = default, 1 = one stream)
-  int opt_level = 2;             // graph optimizer: 0 none, 1 basic, 2 (default) + fusions (pass_manager.h)
-  // Shape specialization: these inputs' dims are fixed at compile time (a model with symbolic
-  // batch or sequence dims becomes static and runs sunk); runs must then give exactly them.
-  std::map<std::string, std::vector<int64_t>> input_shapes;
-};
-
-// Run and RunWithDeviceBuffers are safe from any number of threads: one run at a time uses the
-// executors built by Load (the fast path, no allocation); a run that finds them busy takes an idle
-// copy of the per-run state from a small pool, made on first need (sink segments share their
-// compiled program and weights, with their own arena and device model; host segments get their
-// own executor).
-class Model {
- public:
-  ~Model();
-  static Status Load(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out);
-  static Status FromGraph(std::shared_ptr<Graph> graph, const ModelOptions& options, std::unique_ptr<Model>* out);
-  Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
-  // Runs on the caller's device buffers (aclrtMalloc), one per graph input and output, each at
-  // least the tensor's bytes; inputs and outputs must have static shapes. A model that is one
-  // sink segment reads and writes them in place (zero copy); otherwise the tensors are copied.
-  Status RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs);
-  const Graph& graph() const { return *graph_; }
-  // "host", "sink" or "mixed" (sink and host segments): what the mode resolved to.
-  const std::string& mode() const { return mode_; }
-  // "sink[12 nodes] -> host[1 node]"; "host[N nodes]" for pure host scheduling.
-  std::string DescribeSegments() const;
-  // Memory of the sink segments (all zero when none): naive, lower bound, planned arena.
-  MemoryReport memory_report() const;
-  // What the graph optimizer did: "-O2: 264 -> 180 nodes (...); <passes that rewrote>".
-  const std::string& optimizer_report() const;
-  // Nodes by op type as parsed (before the optimizer) and as compiled (after every pass).
-  const std::map<std::string, int>& op_counts_before() const;
-  std::map<std::string, int> op_counts_after() const;
-  // Everything above and the per-segment task counts, as plain values (what `ge` prints).
-  ModelReport report() const;
-  // The loaded segments (a pure-host graph is one host segment).
-  const CompiledModel* compiled() const { return compiled_.get(); }
-
- private:
-  Model() = default;
-  // parse -> Compile (compiler/compile.h) -> load.
-  Status CompileAndLoad();
-  // Runs f(compiled) on the primary loaded model if free, else on a pooled clone.
-  template <typename F>
-  Status WithInstance(F&& f);
-  Status RunCopyingDeviceBuffers(CompiledModel* compiled, const std::vector<DeviceBuffer>& inputs,
-                                 const std::vector<DeviceBuffer>& outputs);
-  std::shared_ptr<Graph> graph_;
-  ModelOptions options_;
-  std::string mode_;
-  std::string source_;  // file name for error messages
-  std::shared_ptr<CompiledGraph> compiled_graph_;
-  std::unique_ptr<CompiledModel> compiled_;
-  std::mutex primary_mu_;                              // held by the run using compiled_
-  std::mutex spare_mu_;                                // guards spare_
-  std::vector<std::unique_ptr<CompiledModel>> spare_;  // idle per-run state for concurrent runs
-};
-
-}  // namespace ge
 
 #endif  // GE_SRC_API_MODEL_H_

@@ -1,15 +1,7 @@
-// Reading and writing NumPy .npy files (format 1.0/2.0, little-endian, C order) as HostTensors.
+// .npy I/O is public: include/ge/npy.h. This forwards for code inside src/.
 #ifndef GE_SRC_GRAPH_NPY_H_
 #define GE_SRC_GRAPH_NPY_H_
 
-#include <string>
-
-#include "base/status.h"
-#include "graph/tensor.h"
-
-namespace ge {
-Status ReadNpy(const std::string& path, HostTensor* out);
-Status WriteNpy(const std::string& path, const HostTensor& t);
-}  // namespace ge
+#include "ge/npy.h"
 
 #endif  // GE_SRC_GRAPH_NPY_H_

@@ -12,8 +12,9 @@
 #include <string>
 #include <thread>
 
-#include "api/model.h"
-#include "graph/npy.h"
+#include "ge/model.h"
+#include "ge/npy.h"
+#include "graph/graph.h"  // C++-built graphs and Model::graph() (no public graph builder yet)
 
 namespace ge {
 namespace {

@@ -6,8 +6,9 @@
 #include <cmath>
 #include <fstream>
 
-#include "api/model.h"
-#include "graph/npy.h"
+#include "ge/model.h"
+#include "ge/npy.h"
+#include "graph/graph.h"  // C++-built graphs and Model::graph() (no public graph builder yet)
 
 namespace ge {
 namespace {

@@ -9,9 +9,9 @@
 #include <set>
 #include <tuple>
 
-#include "api/model.h"
+#include "ge/model.h"
+#include "ge/npy.h"
 #include "graph/graph_text.h"
-#include "graph/npy.h"
 
 namespace ge {
 namespace {

@@ -5,7 +5,8 @@
 
 #include <fstream>
 
-#include "api/model.h"
+#include "ge/model.h"
+#include "graph/graph.h"  // C++-built graphs and Model::graph() (no public graph builder yet)
 
 namespace ge {
 namespace {

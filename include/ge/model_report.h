@@ -1,8 +1,8 @@
 // ModelReport: what a compiled model is, for tools and users — the optimizer's work, the
 // segments, each sink segment's task list size and streams, and the memory plan. Plain values
 // taken from the CompiledGraph (Model::report()), so printing it needs no executor or compiler type.
-#ifndef GE_SRC_API_MODEL_REPORT_H_
-#define GE_SRC_API_MODEL_REPORT_H_
+#ifndef GE_INCLUDE_GE_MODEL_REPORT_H_
+#define GE_INCLUDE_GE_MODEL_REPORT_H_
 
 #include <cstdint>
 #include <map>
@@ -23,6 +23,7 @@ struct SegmentReport {
 
 struct ModelReport {
   std::string mode;      // "sink", "host" or "mixed"
+  int nodes = 0;         // in the compiled graph
   std::string segments;  // "sink[12 nodes] -> host[1 node]"
   std::vector<SegmentReport> segment_details;
   std::string optimizer;                             // "-O2: 264 -> 180 nodes (...); ..."
@@ -35,4 +36,4 @@ struct ModelReport {
 
 }  // namespace ge
 
-#endif  // GE_SRC_API_MODEL_REPORT_H_
+#endif  // GE_INCLUDE_GE_MODEL_REPORT_H_

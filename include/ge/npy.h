@@ -1,0 +1,15 @@
+// Reading and writing NumPy .npy files (format 1.0/2.0, little-endian, C order) as HostTensors.
+#ifndef GE_INCLUDE_GE_NPY_H_
+#define GE_INCLUDE_GE_NPY_H_
+
+#include <string>
+
+#include "base/status.h"
+#include "graph/tensor.h"
+
+namespace ge {
+Status ReadNpy(const std::string& path, HostTensor* out);
+Status WriteNpy(const std::string& path, const HostTensor& t);
+}  // namespace ge
+
+#endif  // GE_INCLUDE_GE_NPY_H_
