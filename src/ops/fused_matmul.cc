@@ -27,6 +27,13 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   gert::Shape* y = ctx->GetOutputShape(0);
   *y = *a;
   y->SetDim(a->GetDimNum() - 1, b->GetDim(1));
+  const gert::Shape* bias = ctx->GetInputShape(2);
+  if (bias && bias->GetShapeSize() >= 0 && b->GetDim(1) >= 0 && bias->GetShapeSize() != b->GetDim(1))
+    return ge::GRAPH_FAILED;
+  const gert::Shape* z = ctx->GetInputShape(3);  // the residual is read element for element
+  if (z && z->GetDimNum() != y->GetDimNum()) return ge::GRAPH_FAILED;
+  for (size_t i = 0; z && i < y->GetDimNum(); ++i)
+    if (z->GetDim(i) >= 0 && y->GetDim(i) >= 0 && z->GetDim(i) != y->GetDim(i)) return ge::GRAPH_FAILED;
   return ge::GRAPH_SUCCESS;
 }
 

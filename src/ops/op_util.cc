@@ -61,13 +61,9 @@ ge::graphStatus InferDataTypeSameAsInput0(gert::InferDataTypeContext* ctx) {
 }
 
 bool ReadInt64s(const gert::Tensor* t, std::vector<int64_t>* out) {
-  if (t == nullptr) return false;
+  if (t == nullptr || t->GetAddr() == nullptr) return false;
   int64_t n = t->GetShapeSize();
-  if (n == 0) {  // an empty tensor has no bytes to point at: still a (empty) list of values
-    out->clear();
-    return true;
-  }
-  if (n < 0 || t->GetAddr() == nullptr) return false;
+  if (n < 0) return false;
   out->resize(n);
   for (int64_t i = 0; i < n; ++i) {
     switch (t->GetDataType()) {
