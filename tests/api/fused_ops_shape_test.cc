@@ -2,7 +2,8 @@
 // a compile error naming the node, never a read out of bounds.
 #include <gtest/gtest.h>
 
-#include "api/model.h"
+#include "ge/model.h"
+#include "graph/graph.h"  // C++-built graphs and Model::graph() (no public graph builder yet)
 #include "graph/graph_text.h"
 
 namespace ge {
