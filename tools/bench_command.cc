@@ -91,7 +91,7 @@ int BenchCommand(const BenchArgs& args) {
   Status st = Model::Load(args.model, options, &model);
   auto t1 = Clock::now();
   std::vector<HostTensor> inputs, outputs;
-  if (st.ok()) st = PrepareInputs(model->inputs(), {}, args.input_shapes, &inputs);
+  if (st.ok()) st = PrepareInputs(model->inputs(), {}, options.input_shapes, &inputs);
   DeviceBuffers buffers;
   if (st.ok() && args.zero_copy) {  // buffers sized by one host-tensor run
     st = model->Run(inputs, &outputs);

@@ -41,10 +41,8 @@ void PrintReport(const Model& model);
 
 // Inputs for a model: from --input files, else deterministic random data (seeded by input
 // index) with dynamic dims taken from --input-shape or 1. Errors name the input.
-// NAME=D0,D1,... arguments into ModelOptions::input_shapes (digits only; clear errors).
-Status ParseInputShapes(const std::vector<std::string>& args, std::map<std::string, std::vector<int64_t>>* out);
 Status PrepareInputs(const std::vector<TensorInfo>& model_inputs, const std::vector<std::string>& input_files,
-                     const std::vector<std::string>& input_shapes, std::vector<HostTensor>* inputs);
+                     const std::map<std::string, std::vector<int64_t>>& input_shapes, std::vector<HostTensor>* inputs);
 // Sum of elements as double, the checksum the tool prints.
 double Checksum(const HostTensor& t);
 

@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "base/checked_math.h"
 #include "commands.h"
 #include "ge/npy.h"
 
@@ -17,6 +16,14 @@ Status ParseKeyValue(const std::string& arg, const char* flag, std::string* key,
   *key = arg.substr(0, eq);
   *value = arg.substr(eq + 1);
   return Status::Ok();
+}
+
+// The tensor's byte size fits int64 (what HostTensor can hold).
+bool FitsInt64Bytes(const std::vector<int64_t>& dims, size_t elem_size) {
+  int64_t n = static_cast<int64_t>(elem_size);
+  for (int64_t d : dims)
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return false;
+  return true;
 }
 
 template <typename T>
@@ -42,39 +49,13 @@ void FillRandom(HostTensor* t, uint32_t seed) {
 
 }  // namespace
 
-Status ParseInputShapes(const std::vector<std::string>& args, std::map<std::string, std::vector<int64_t>>* out) {
-  for (const auto& a : args) {
-    std::string k, v;
-    GE_RETURN_IF_ERROR(ParseKeyValue(a, "--input-shape", &k, &v));
-    std::vector<int64_t> dims;
-    size_t pos = 0;
-    while (true) {
-      size_t comma = v.find(',', pos);
-      std::string item = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-      auto d = ParseInt64(item);
-      if (!d || *d < 0)
-        return InvalidArgument("--input-shape {}: '{}' is not a list of dimensions (integers >= 0)", k, v);
-      dims.push_back(*d);
-      if (comma == std::string::npos) break;
-      pos = comma + 1;
-    }
-    (*out)[k] = dims;
-  }
-  return Status::Ok();
-}
-
 Status PrepareInputs(const std::vector<TensorInfo>& model_inputs, const std::vector<std::string>& input_files,
-                     const std::vector<std::string>& input_shapes, std::vector<HostTensor>* inputs) {
-  std::map<std::string, std::string> files, shapes;
+                     const std::map<std::string, std::vector<int64_t>>& shapes, std::vector<HostTensor>* inputs) {
+  std::map<std::string, std::string> files;
   for (const auto& a : input_files) {
     std::string k, v;
     GE_RETURN_IF_ERROR(ParseKeyValue(a, "--input", &k, &v));
     files[k] = v;
-  }
-  for (const auto& a : input_shapes) {
-    std::string k, v;
-    GE_RETURN_IF_ERROR(ParseKeyValue(a, "--input-shape", &k, &v));
-    shapes[k] = v;
   }
   std::map<std::string, bool> known;
   for (const TensorInfo& in : model_inputs) known[in.name] = true;
@@ -90,25 +71,10 @@ Status PrepareInputs(const std::vector<TensorInfo>& model_inputs, const std::vec
       GE_RETURN_IF_ERROR(ReadNpy(it->second, &t));
     } else {
       std::vector<int64_t> dims = decl.desc.shape.IsUnknownRank() ? std::vector<int64_t>{} : decl.desc.shape.GetDims();
-      if (auto s = shapes.find(decl.name); s != shapes.end()) {
-        dims.clear();
-        size_t pos = 0;
-        std::string spec = s->second;
-        while (pos <= spec.size()) {
-          size_t comma = spec.find(',', pos);
-          std::string item = spec.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-          auto d = ParseInt64(item);
-          if (!d || *d < 0)
-            return InvalidArgument("--input-shape {}: '{}' is not a list of dimensions (integers >= 0)", decl.name,
-                                   spec);
-          dims.push_back(*d);
-          if (comma == std::string::npos) break;
-          pos = comma + 1;
-        }
-      }
+      if (auto s = shapes.find(decl.name); s != shapes.end()) dims = s->second;
       for (auto& d : dims)
         if (d < 0) d = 1;  // a dynamic dim of the declared shape, no --input-shape given
-      if (!CheckedTensorBytes(dims, GetSizeByDataType(decl.desc.dtype)))
+      if (!FitsInt64Bytes(dims, GetSizeByDataType(decl.desc.dtype)))
         return InvalidArgument("input '{}': shape {} is too large (its byte size overflows 64 bits)", decl.name,
                                Shape(dims).ToString());
       t = HostTensor(decl.desc.dtype, Shape(dims));

@@ -38,7 +38,7 @@ int RunCommand(const RunArgs& args) {
     }
   }
   std::vector<HostTensor> inputs, outputs;
-  st = PrepareInputs(model->inputs(), args.inputs, args.input_shapes, &inputs);
+  st = PrepareInputs(model->inputs(), args.inputs, options.input_shapes, &inputs);
   if (st.ok() && !args.outputs.empty() && args.outputs.size() != model->outputs().size())
     st = InvalidArgument("--output given {} time(s), the model has {} output(s)", args.outputs.size(),
                          model->outputs().size());

@@ -95,6 +95,9 @@ class Model {
   std::vector<std::unique_ptr<CompiledModel>> spare_;  // idle per-run state for concurrent runs
 };
 
+// `--input-shape` arguments, NAME=D0,D1,... (decimal dims >= 0), into ModelOptions::input_shapes.
+Status ParseInputShapes(const std::vector<std::string>& args, std::map<std::string, std::vector<int64_t>>* out);
+
 }  // namespace ge
 
 #endif  // GE_INCLUDE_GE_MODEL_H_
