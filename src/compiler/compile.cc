@@ -44,13 +44,15 @@ Status Optimize(Graph* graph, const CompileOptions& options, CompiledGraph* out)
 }
 
 // No sink-placed node: one host segment over the graph itself (no copy).
-Status HostOnly(const std::shared_ptr<Graph>& graph, std::vector<Placement> placement, CompiledGraph* out) {
+Status HostOnly(const std::shared_ptr<Graph>& graph, const std::vector<Placement>& placement, CompiledGraph* out) {
   CompiledSegment seg;
   GE_RETURN_IF_ERROR(graph->TopologicalOrder(&seg.nodes));
   seg.inputs = graph->inputs();
   seg.outputs = graph->outputs();
   seg.graph = graph;
-  seg.placement = std::move(placement);
+  auto plan = std::make_shared<HostPlan>();
+  GE_RETURN_IF_ERROR(BuildHostPlan(*graph, &placement, plan.get()));
+  seg.host_plan = std::move(plan);
   out->segments.push_back(std::move(seg));
   out->whole_graph = true;
   return Status::Ok();
@@ -75,7 +77,11 @@ Status Segments(const Graph& graph, const std::vector<Placement>& placement, con
       GE_RETURN_IF_ERROR(GenerateSinkProgram(*seg.graph, sopt, program.get()));
       seg.program = std::move(program);
     } else {
-      for (NodeId n : seg.nodes) seg.placement.push_back(placement[n]);
+      std::vector<Placement> sub;
+      for (NodeId n : seg.nodes) sub.push_back(placement[n]);
+      auto plan = std::make_shared<HostPlan>();
+      GE_RETURN_IF_ERROR(BuildHostPlan(*seg.graph, &sub, plan.get()));
+      seg.host_plan = std::move(plan);
     }
     out->segments.push_back(std::move(seg));
   }
@@ -104,7 +110,7 @@ Status Compile(std::shared_ptr<Graph> graph, const CompileOptions& options, std:
   if (any_sink)
     GE_RETURN_IF_ERROR(Segments(*graph, placement, options, cg.get()));
   else
-    GE_RETURN_IF_ERROR(HostOnly(graph, std::move(placement), cg.get()));
+    GE_RETURN_IF_ERROR(HostOnly(graph, placement, cg.get()));
   *out = std::move(cg);
   return Status::Ok();
 }

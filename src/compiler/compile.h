@@ -1,7 +1,7 @@
 // The compile pipeline, the one place a graph is compiled:
 //   specialize input shapes -> verify -> check supported -> passes (OptimizeGraph) -> layout and
 //   static inference -> release unread constants -> placement (fallback decision) -> partition ->
-//   per segment a sink program (tiling, memory plan, streams, tasks) or a host plan.
+//   per segment a sink program (tiling, memory plan, streams, tasks) or a host plan (order, bindings).
 // The result is a CompiledGraph (compiled_graph.h) that the executors only load and run.
 #ifndef GE_SRC_COMPILER_COMPILE_H_
 #define GE_SRC_COMPILER_COMPILE_H_

@@ -1,7 +1,7 @@
 // CompiledGraph: what the compiler (compile.h) produces and the executors load — the optimized
 // graph's I/O, its segments in execution order, and per segment either a sink program (schedule,
 // tiling, memory plan, streams, kernel tasks with bound arguments) or a host plan (placement per
-// node). Plain data: it holds no executor state, so loading it twice gives two independent models
+// node, order, bindings). Plain data: it holds no executor state, so loading it twice gives two independent models
 // and a later issue can write it to a file.
 #ifndef GE_SRC_COMPILER_COMPILED_GRAPH_H_
 #define GE_SRC_COMPILER_COMPILED_GRAPH_H_
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/host_plan.h"
 #include "compiler/memory_planner.h"
 #include "compiler/placement.h"
 #include "compiler/task_generator.h"
@@ -25,7 +26,7 @@ struct CompiledSegment {
   std::vector<ValueId> outputs;                // compiled-graph values, in the segment graph's output order
   std::shared_ptr<Graph> graph;                // standalone (for a pure-host graph: the compiled graph itself)
   std::shared_ptr<const SinkProgram> program;  // sink segments
-  std::vector<Placement> placement;            // host segments: per segment-graph NodeId
+  std::shared_ptr<const HostPlan> host_plan;   // host segments
 };
 
 struct CompiledGraph {

@@ -18,7 +18,7 @@ Status CompiledModel::Load(std::shared_ptr<const CompiledGraph> compiled, std::u
     if (s.sink)
       GE_RETURN_IF_ERROR(SinkExecutor::Load(s.graph, s.program, &sink));
     else
-      GE_RETURN_IF_ERROR(HostExecutor::Create(s.graph, &s.placement, &host));
+      GE_RETURN_IF_ERROR(HostExecutor::Load(s.graph, s.host_plan, &host));
     m->sinks_.push_back(std::move(sink));
     m->hosts_.push_back(std::move(host));
   }

@@ -24,27 +24,31 @@ HostExecutor::~HostExecutor() {
 
 Status HostExecutor::Create(std::shared_ptr<const Graph> graph, const std::vector<Placement>* placement,
                             std::unique_ptr<HostExecutor>* out) {
+  auto plan = std::make_shared<HostPlan>();
+  GE_RETURN_IF_ERROR(BuildHostPlan(*graph, placement, plan.get()));
+  return Load(std::move(graph), std::move(plan), out);
+}
+
+Status HostExecutor::Load(std::shared_ptr<const Graph> graph, std::shared_ptr<const HostPlan> plan,
+                          std::unique_ptr<HostExecutor>* out) {
   std::unique_ptr<HostExecutor> ex(new HostExecutor());
   ex->graph_ = std::move(graph);
-  if (placement) ex->placement_ = *placement;
+  ex->plan_ = std::move(plan);
   GE_RETURN_IF_ERROR(ex->Init());
+  const std::vector<Placement>& placement = ex->plan_->placement;
   for (auto& step : ex->steps_) {
     const auto* impl = step->binding.impl;
     step->use_fallback =
         impl->op_execute_func != nullptr &&
-        (impl->kernel == nullptr || (placement && (*placement)[step->node] == Placement::kHostFallback));
+        (impl->kernel == nullptr || (!placement.empty() && placement[step->node] == Placement::kHostFallback));
   }
   *out = std::move(ex);
   return Status::Ok();
 }
 
-Status HostExecutor::Clone(std::unique_ptr<HostExecutor>* out) const {
-  return Create(graph_, placement_.empty() ? nullptr : &placement_, out);
-}
+Status HostExecutor::Clone(std::unique_ptr<HostExecutor>* out) const { return Load(graph_, plan_, out); }
 
 Status HostExecutor::Init() {
-  GE_RETURN_IF_ERROR(CheckSupported(*graph_));
-  GE_RETURN_IF_ERROR(graph_->TopologicalOrder(&order_));
   GE_RETURN_IF_ERROR(EnsureDevice(&core_num_));
   if (aclrtCreateStream(&stream_) != ACL_SUCCESS) return Internal("cannot create a stream: {}", aclGetRecentErrMsg());
   allocator_ = std::make_unique<rt::CachingAllocator>();
@@ -61,12 +65,13 @@ Status HostExecutor::Init() {
   for (ValueId v = 0; v < static_cast<ValueId>(graph_->num_values()); ++v)
     slots_[v].uses = static_cast<int>(consumers[v].size());
   for (ValueId v : graph_->outputs()) slots_[v].uses += 1;  // graph outputs are never freed
-  for (NodeId n : order_) {
+  for (size_t k = 0; k < plan_->order.size(); ++k) {
+    const NodeId n = plan_->order[k];
     auto step = std::make_unique<Step>();
     step->node = n;
     const Node& node = graph_->node(n);
     step->label = NodeLabel(node);
-    GE_RETURN_IF_ERROR(BindNode(node, &step->binding));
+    step->binding = plan_->bindings[k];
     step->call.Prepare(node, step->binding);
     for (size_t i = 0; i < node.inputs.size(); ++i)
       if (step->binding.value_depend[i] && node.inputs[i] != kNoValue && !graph_->value(node.inputs[i]).constant)

@@ -12,6 +12,7 @@
 #include "acl/acl_rt.h"
 #include "base/status.h"
 #include "compiler/check_supported.h"
+#include "compiler/host_plan.h"
 #include "compiler/op_call.h"
 #include "compiler/placement.h"
 #include "graph/graph.h"
@@ -29,9 +30,13 @@ struct HostNodeStats {
 class HostExecutor {
  public:
   ~HostExecutor();
-  // Binds every node (fails listing all unsupported nodes) and uploads constants.
-  // `placement` (by NodeId, optional): kHostFallback nodes run their op-execute function,
+  // Loads a compiled host plan (compiler/host_plan.h): stream, allocator, constants uploaded.
+  // Its placement (by NodeId, optional): kHostFallback nodes run their op-execute function,
   // others their kernel (the host executor runs sink-placed nodes with their kernel too).
+  static Status Load(std::shared_ptr<const Graph> graph, std::shared_ptr<const HostPlan> plan,
+                     std::unique_ptr<HostExecutor>* out);
+  // BuildHostPlan + Load, for graphs that are not compiled as a whole (control-flow bodies,
+  // single-op tests). Fails listing all unsupported nodes.
   static Status Create(std::shared_ptr<const Graph> graph, const std::vector<Placement>* placement,
                        std::unique_ptr<HostExecutor>* out);
   // A fresh executor of the same graph and placement (its own stream, allocator and per-run
@@ -41,7 +46,7 @@ class HostExecutor {
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
   const HostNodeStats& stats() const { return stats_; }
   // Nodes in execution order (for tests and reports).
-  const std::vector<NodeId>& order() const { return order_; }
+  const std::vector<NodeId>& order() const { return plan_->order; }
 
  private:
   struct ValueSlot {
@@ -67,8 +72,7 @@ class HostExecutor {
   void Release(ValueId v);
 
   std::shared_ptr<const Graph> graph_;
-  std::vector<Placement> placement_;  // as given to Create (empty: none)
-  std::vector<NodeId> order_;
+  std::shared_ptr<const HostPlan> plan_;  // shared by clones
   std::vector<std::unique_ptr<Step>> steps_;
   std::vector<ValueSlot> slots_;
   std::vector<void*> constant_buffers_;

@@ -55,7 +55,9 @@ TEST(CompileTest, HostModeIsOneHostSegmentOverTheGraphItself) {
   EXPECT_FALSE(s.sink);
   EXPECT_EQ(s.program, nullptr);
   EXPECT_EQ(s.graph, c->graph);  // no copy
-  EXPECT_EQ(s.placement.size(), c->graph->num_nodes());
+  ASSERT_NE(s.host_plan, nullptr);
+  EXPECT_EQ(s.host_plan->placement.size(), c->graph->num_nodes());
+  EXPECT_EQ(s.host_plan->bindings.size(), c->graph->num_nodes());
   EXPECT_EQ(c->mode(), "host");
   EXPECT_EQ(c->DescribeSegments(), "host[2 nodes]");
   EXPECT_EQ(c->memory_report().num_tensors, 0);
