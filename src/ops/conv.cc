@@ -189,17 +189,9 @@ bool LogicalWeightShape(const gert::RuntimeAttrs* a, const gert::Shape& w, int64
 
 bool ParseAct(const gert::RuntimeAttrs* a, ConvTiling* t) {
   ConvAct act;
-  if (!ParseConvAct(AttrStr(a, kActivation, ""), &act)) return false;
-  std::vector<float> params = AttrFloats(a, kActivationParams);
+  if (!ParseActivation(AttrStr(a, kActivation, ""), AttrFloats(a, kActivationParams), &act, &t->a0, &t->a1))
+    return false;
   t->act = static_cast<int32_t>(act);
-  t->a0 = act == ConvAct::kLeakyRelu ? 0.01f : act == ConvAct::kHardSigmoid ? 0.2f : 0.f;
-  t->a1 = act == ConvAct::kHardSigmoid ? 0.5f : 0.f;
-  if (act == ConvAct::kClip) {
-    t->a0 = -std::numeric_limits<float>::infinity();
-    t->a1 = std::numeric_limits<float>::infinity();
-  }
-  if (params.size() > 0) t->a0 = params[0];
-  if (params.size() > 1) t->a1 = params[1];
   return true;
 }
 
@@ -362,6 +354,22 @@ class Conv : public OpDef {
 };
 OP_ADD(Conv);
 
+// FusedConv's attributes (Conv's six, then the fused ones), shared by ConvWeightPack so that
+// both read them at the same indices.
+void AddFusedConvAttrs(OpDef* op, const char* layout) {
+  op->Attr("auto_pad").AttrType(OPTIONAL).String("NOTSET");
+  op->Attr("dilations").AttrType(OPTIONAL).ListInt();
+  op->Attr("group").AttrType(OPTIONAL).Int(1);
+  op->Attr("kernel_shape").AttrType(OPTIONAL).ListInt();
+  op->Attr("pads").AttrType(OPTIONAL).ListInt();
+  op->Attr("strides").AttrType(OPTIONAL).ListInt();
+  op->Attr("activation").AttrType(OPTIONAL).String("");
+  op->Attr("activation_params").AttrType(OPTIONAL).ListFloat();
+  op->Attr("layout").AttrType(OPTIONAL).String(layout);
+  op->Attr("out_channels").AttrType(OPTIONAL).Int(0);
+  op->Attr("packed_weights").AttrType(OPTIONAL).Int(0);
+}
+
 // Conv + bias + residual Z + activation: Y = activation(conv(X, W) + B + Z). Made by the fusion
 // passes, never by a frontend. layout "NHWC" (set by the layout pass): X, Z and Y are NHWC and W
 // holds weights packed for the oneDNN primitive (packed_weights = 1; out_channels and
@@ -374,17 +382,7 @@ class FusedConv : public OpDef {
     this->Input("B").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
     this->Input("Z").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
     this->Output("Y").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
-    this->Attr("auto_pad").AttrType(OPTIONAL).String("NOTSET");
-    this->Attr("dilations").AttrType(OPTIONAL).ListInt();
-    this->Attr("group").AttrType(OPTIONAL).Int(1);
-    this->Attr("kernel_shape").AttrType(OPTIONAL).ListInt();
-    this->Attr("pads").AttrType(OPTIONAL).ListInt();
-    this->Attr("strides").AttrType(OPTIONAL).ListInt();
-    this->Attr("activation").AttrType(OPTIONAL).String("");
-    this->Attr("activation_params").AttrType(OPTIONAL).ListFloat();
-    this->Attr("layout").AttrType(OPTIONAL).String("NCHW");
-    this->Attr("out_channels").AttrType(OPTIONAL).Int(0);
-    this->Attr("packed_weights").AttrType(OPTIONAL).Int(0);
+    AddFusedConvAttrs(this, "NCHW");
     this->SetInferShape(FusedInferShape);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
     this->AICore().SetTiling(FusedTiling).SetKernel(FusedKernel).AddConfig("ascend910b");
@@ -399,17 +397,7 @@ class ConvWeightPack : public OpDef {
   explicit ConvWeightPack(const char* name) : OpDef(name) {
     this->Input("W").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
     this->Output("packed").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
-    this->Attr("auto_pad").AttrType(OPTIONAL).String("NOTSET");
-    this->Attr("dilations").AttrType(OPTIONAL).ListInt();
-    this->Attr("group").AttrType(OPTIONAL).Int(1);
-    this->Attr("kernel_shape").AttrType(OPTIONAL).ListInt();
-    this->Attr("pads").AttrType(OPTIONAL).ListInt();
-    this->Attr("strides").AttrType(OPTIONAL).ListInt();
-    this->Attr("activation").AttrType(OPTIONAL).String("");
-    this->Attr("activation_params").AttrType(OPTIONAL).ListFloat();
-    this->Attr("layout").AttrType(OPTIONAL).String("NHWC");
-    this->Attr("out_channels").AttrType(OPTIONAL).Int(0);
-    this->Attr("packed_weights").AttrType(OPTIONAL).Int(0);
+    AddFusedConvAttrs(this, "NHWC");
     this->Attr("x_shape").AttrType(REQUIRED).ListInt();
     this->Attr("has_bias").AttrType(OPTIONAL).Int(0);
     this->Attr("has_z").AttrType(OPTIONAL).Int(0);

@@ -1,6 +1,9 @@
 #include <cmath>
+#include <limits>
+#include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "ops/dnnl_conv.h"
 
@@ -24,6 +27,19 @@ bool ParseConvAct(const std::string& name, ConvAct* act) {
       return true;
     }
   return false;
+}
+
+bool ParseActivation(const std::string& name, const std::vector<float>& params, ConvAct* act, float* a0, float* a1) {
+  if (!ParseConvAct(name, act)) return false;
+  *a0 = *act == ConvAct::kLeakyRelu ? 0.01f : *act == ConvAct::kHardSigmoid ? 0.2f : 0.f;
+  *a1 = *act == ConvAct::kHardSigmoid ? 0.5f : 0.f;
+  if (*act == ConvAct::kClip) {
+    *a0 = -std::numeric_limits<float>::infinity();
+    *a1 = std::numeric_limits<float>::infinity();
+  }
+  if (params.size() > 0) *a0 = params[0];
+  if (params.size() > 1) *a1 = params[1];
+  return true;
 }
 
 float ApplyConvAct(ConvAct act, float a0, float a1, float v) {
@@ -56,6 +72,30 @@ dnnl::stream& ThreadStream() {
   (void)single;
   thread_local dnnl::stream s(Engine());
   return s;
+}
+
+BoundArgs& BindArgs(const void* key, const dnnl::memory::desc& src, const dnnl::memory::desc& weights,
+                    const dnnl::memory::desc* bias, const dnnl::memory::desc& dst, const dnnl::memory::desc& scratch) {
+  thread_local std::unordered_map<const void*, std::unique_ptr<BoundArgs>> bound;
+  auto& slot = bound[key];
+  if (!slot || (slot->bias != nullptr) != (bias != nullptr)) {
+    slot = std::make_unique<BoundArgs>();
+    auto add = [&](int arg, const dnnl::memory::desc& md) {
+      return &slot->args.emplace(arg, dnnl::memory(md, Engine(), nullptr)).first->second;
+    };
+    slot->src = add(DNNL_ARG_SRC, src);
+    slot->weights = add(DNNL_ARG_WEIGHTS, weights);
+    slot->bias = bias ? add(DNNL_ARG_BIAS, *bias) : nullptr;
+    slot->dst = add(DNNL_ARG_DST, dst);
+    slot->scratch = add(DNNL_ARG_SCRATCHPAD, scratch);
+  }
+  return *slot;
+}
+
+void* ThreadScratch(size_t bytes) {
+  thread_local std::vector<uint8_t> scratch;
+  if (scratch.size() < bytes) scratch.resize(bytes);
+  return scratch.data();
 }
 
 void AppendAct(ConvAct act, float a0, float a1, dnnl::post_ops* po) {

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ge::ops_util {
 
@@ -32,6 +33,9 @@ enum class ConvAct : int32_t {
 
 // Parses an activation name ("" = none); false for an unknown name.
 bool ParseConvAct(const std::string& name, ConvAct* act);
+// An activation attribute pair (name, params) with ONNX's defaults for absent params (LeakyRelu
+// alpha 0.01, HardSigmoid 0.2/0.5, Clip unbounded); false for an unknown name.
+bool ParseActivation(const std::string& name, const std::vector<float>& params, ConvAct* act, float* a0, float* a1);
 // The activation applied to one value (the reference the fused epilogues must match).
 float ApplyConvAct(ConvAct act, float a0, float a1, float v);
 

@@ -39,14 +39,10 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
 
 bool ParseAct(const gert::RuntimeAttrs* a, DnnlMatMulParams* p) {
   ConvAct act;
-  if (!ParseConvAct(AttrStr(a, kActivation, ""), &act)) return false;
-  std::vector<float> params = AttrFloats(a, kActivationParams);
+  if (!ParseActivation(AttrStr(a, kActivation, ""), AttrFloats(a, kActivationParams), &act, &p->a0, &p->a1))
+    return false;
   p->act = static_cast<int32_t>(act);
-  p->a0 = act == ConvAct::kLeakyRelu ? 0.01f : act == ConvAct::kHardSigmoid ? 0.2f : 0.f;
-  p->a1 = act == ConvAct::kHardSigmoid ? 0.5f : 0.f;
-  if (params.size() > 0) p->a0 = params[0];
-  if (params.size() > 1) p->a1 = params[1];
-  return act != ConvAct::kClip || params.size() == 2;
+  return true;
 }
 
 ge::graphStatus Tiling(gert::TilingContext* ctx) {
