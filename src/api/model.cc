@@ -20,6 +20,25 @@ struct Model::Instance {
 
 Model::~Model() = default;
 
+namespace {
+
+// No exception leaves the API: allocation failures (a huge tensor) and internal errors become a
+// Status.
+template <typename F>
+Status NoThrow(F&& f) noexcept {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return Error(Status::kOutOfMemory, "out of host memory");
+  } catch (const std::exception& e) {
+    return Internal("internal error: {}", e.what());
+  } catch (...) {
+    return Internal("internal error");
+  }
+}
+
+}  // namespace
+
 template <typename F>
 Status Model::WithInstance(F&& f) {
   {
@@ -45,6 +64,10 @@ Status Model::WithInstance(F&& f) {
 }
 
 Status Model::Load(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out) {
+  return NoThrow([&] { return LoadImpl(path, options, out); });
+}
+
+Status Model::LoadImpl(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out) {
   GE_RETURN_IF_ERROR(LoadCustomOpLibsFromEnv());  // custom operators before parsing (fallback issue)
   std::shared_ptr<Graph> graph;
   GE_RETURN_IF_ERROR(LoadOnnxModel(path, &graph));
@@ -59,12 +82,14 @@ Status Model::Load(const std::string& path, const ModelOptions& options, std::un
 }
 
 Status Model::FromGraph(std::shared_ptr<Graph> graph, const ModelOptions& options, std::unique_ptr<Model>* out) {
-  std::unique_ptr<Model> m(new Model());
-  m->graph_ = std::move(graph);
-  m->options_ = options;
-  GE_RETURN_IF_ERROR(m->Compile());
-  *out = std::move(m);
-  return Status::Ok();
+  return NoThrow([&] {
+    std::unique_ptr<Model> m(new Model());
+    m->graph_ = std::move(graph);
+    m->options_ = options;
+    GE_RETURN_IF_ERROR(m->Compile());
+    *out = std::move(m);
+    return Status::Ok();
+  });
 }
 
 Status Model::Compile() {
@@ -98,18 +123,22 @@ std::string Model::DescribeSegments() const {
 MemoryReport Model::memory_report() const { return compiled_ ? compiled_->memory_report() : MemoryReport(); }
 
 Status Model::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
-  Status st = WithInstance([&](HostExecutor* host, CompiledModel* compiled) {
-    return compiled ? compiled->Run(inputs, outputs) : host->Run(inputs, outputs);
+  Status st = NoThrow([&] {
+    return WithInstance([&](HostExecutor* host, CompiledModel* compiled) {
+      return compiled ? compiled->Run(inputs, outputs) : host->Run(inputs, outputs);
+    });
   });
   if (!st.ok() && !source_.empty()) st.Prepend(source_ + ": ");
   return st;
 }
 
 Status Model::RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs) {
-  Status st = WithInstance([&](HostExecutor* host, CompiledModel* compiled) {
-    if (SinkExecutor* sink = compiled ? compiled->whole_graph_sink() : nullptr)
-      return sink->RunWithDeviceBuffers(inputs, outputs);
-    return RunCopyingDeviceBuffers(host, compiled, inputs, outputs);
+  Status st = NoThrow([&] {
+    return WithInstance([&](HostExecutor* host, CompiledModel* compiled) {
+      if (SinkExecutor* sink = compiled ? compiled->whole_graph_sink() : nullptr)
+        return sink->RunWithDeviceBuffers(inputs, outputs);
+      return RunCopyingDeviceBuffers(host, compiled, inputs, outputs);
+    });
   });
   if (!st.ok() && !source_.empty()) st.Prepend(source_ + ": ");
   return st;

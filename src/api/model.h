@@ -50,6 +50,7 @@ class Model {
 
  private:
   Model() = default;
+  static Status LoadImpl(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out);
   Status Compile();
   struct Instance;  // per-run state: a host executor or a compiled model
   // Runs f(host, compiled) on the primary executors if free, else on a pooled instance.

@@ -95,6 +95,26 @@ TEST(SizeOverflow, PadsThatCropMoreThanTheDim) {
   EXPECT_NE(st.message().find("do not fit dim 0 of size 4"), std::string::npos) << st.message();
 }
 
+TEST(SizeOverflow, AHugeButRepresentableTensorIsAnOutOfMemoryError) {
+  // 2^52 bytes fit in 64 bits but not in memory: a clean error, in sink and host mode.
+  auto g = std::make_shared<Graph>("g");
+  ValueId shape = g->AddConstant("s", I64({1}, {int64_t{1} << 50}));
+  ValueId out = g->AddValue("out");
+  g->AddNode("n", "ConstantOfShape", {shape}, {out});
+  g->AddOutput(out);
+  for (const char* mode : {"auto", "host"}) {
+    ModelOptions opt;
+    opt.mode = mode;
+    std::unique_ptr<Model> m;
+    std::vector<HostTensor> outs;
+    Status st = Model::FromGraph(g, opt, &m);
+    if (st.ok()) st = m->Run({}, &outs);
+    ASSERT_FALSE(st.ok()) << mode;
+    EXPECT_EQ(st.code(), Status::kOutOfMemory) << mode << ": " << st.message();
+    EXPECT_NE(st.message().find("4503599627370496"), std::string::npos) << mode << ": " << st.message();
+  }
+}
+
 TEST(SizeOverflow, RangeCountNotAnInteger) {
   auto g = std::make_shared<Graph>("g");
   ValueId a = g->AddConstant("a", F32({}, {0}));
