@@ -173,6 +173,11 @@ TEST(IndexBounds, ShapeRulesOfElementsAndNDOps) {
   EXPECT_NE(st.message().find("'indices' dim 0 is 3, larger than 'data' dim 2"), std::string::npos) << st.message();
   Build({"GatherND", {F32({2, 2}, {1, 2, 3, 4}), I64({1, 3}, {0, 0, 0})}, {}, {1}}, "host", &st);
   EXPECT_NE(st.message().find("the last dim of 'indices' (3) must be in [1, 2]"), std::string::npos) << st.message();
+  Build({"ScatterND", {F32({4}, {1, 2, 3, 4}), I64({2, 1}, {0, 1}), F32({1}, {9})}, {}, {4}}, "host", &st);
+  EXPECT_NE(st.message().find("'updates' must have shape indices.shape[:-1] + data.shape[k:]"), std::string::npos)
+      << st.message();
+  Build({"ScatterElements", {F32({4}, {1, 2, 3, 4}), I64({2}, {0, 1}), F32({1}, {9})}, {}, {4}}, "host", &st);
+  EXPECT_NE(st.message().find("'updates' must have the shape of 'indices'"), std::string::npos) << st.message();
 }
 
 }  // namespace
