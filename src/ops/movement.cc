@@ -174,8 +174,18 @@ template <bool kToSpace>
 ge::graphStatus D2SShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   int64_t b = AttrInt(ctx->GetAttrs(), 0, 0);
-  if (x.GetDimNum() != 4 || b <= 0) return ge::GRAPH_FAILED;
+  int64_t bb = 0;
+  if (x.GetDimNum() != 4 || b <= 0 || !ge::CheckedMul(b, b, &bb))
+    return InferFail("need a 4-D input and blocksize > 0");
   int64_t n = x.GetDim(0), c = x.GetDim(1), h = x.GetDim(2), w = x.GetDim(3);
+  // ONNX: the split dims divide evenly (an unknown dim is checked when known).
+  if (kToSpace && c >= 0 && c % bb != 0)
+    return InferFail(fmt::format("channels {} are not a multiple of blocksize^2 = {}", c, bb));
+  if (!kToSpace && ((h >= 0 && h % b != 0) || (w >= 0 && w % b != 0)))
+    return InferFail(fmt::format("height {} and width {} must be multiples of blocksize {}", h, w, b));
+  int64_t big = 0;  // the grown dims (and c * b * b) must not overflow
+  if (!ge::CheckedMul(kToSpace ? std::max<int64_t>(h, w) : c, kToSpace ? b : bb, &big))
+    return InferFail("the output dims overflow");
   if (kToSpace)
     SetDims(ctx->GetOutputShape(0), {n, c / (b * b), h * b, w * b});
   else

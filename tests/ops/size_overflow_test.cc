@@ -115,6 +115,19 @@ TEST(SizeOverflow, AHugeButRepresentableTensorIsAnOutOfMemoryError) {
   }
 }
 
+TEST(SizeOverflow, DepthToSpaceNeedsWholeBlocks) {
+  Status st;
+  Build({"DepthToSpace", {F32({1, 3, 1, 1}, {1, 2, 3})}, {{"blocksize", int64_t{2}}}, {1, 0, 2, 2}}, "host", &st);
+  EXPECT_NE(st.message().find("channels 3 are not a multiple of blocksize^2 = 4"), std::string::npos) << st.message();
+  Build({"SpaceToDepth", {F32({1, 1, 3, 2}, {1, 2, 3, 4, 5, 6})}, {{"blocksize", int64_t{2}}}, {1, 4, 1, 1}}, "host",
+        &st);
+  EXPECT_NE(st.message().find("height 3 and width 2 must be multiples of blocksize 2"), std::string::npos)
+      << st.message();
+  Build({"DepthToSpace", {F32({1, 4, 1, 1}, {1, 2, 3, 4})}, {{"blocksize", int64_t{1} << 32}}, {1, 1, 2, 2}}, "host",
+        &st);
+  EXPECT_NE(st.message().find("need a 4-D input and blocksize > 0"), std::string::npos) << st.message();
+}
+
 TEST(SizeOverflow, RangeCountNotAnInteger) {
   auto g = std::make_shared<Graph>("g");
   ValueId a = g->AddConstant("a", F32({}, {0}));
