@@ -54,6 +54,10 @@ TEST(SizeOverflow, ConstantOfShapeHuge) {
   EXPECT_EQ(st.message(),
             "node 'n' (ConstantOfShape): output 0 shape [4611686018427387905, 2] is too large (its "
             "byte size overflows 64 bits)");
+  st = m->Run({I64({2}, {-5, 2})}, &outs);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("'input' value -5 is not a dimension (an integer >= 0)"), std::string::npos)
+      << st.message();
 }
 
 TEST(SizeOverflow, HostTensorOfAnOverflowingShapeIsRejectedByRun) {
