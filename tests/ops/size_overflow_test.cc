@@ -3,6 +3,8 @@
 // bytes do not match its shape is rejected by Run.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "ops_test_util.h"
 
 namespace ge::testing {
@@ -130,6 +132,25 @@ TEST(SizeOverflow, DepthToSpaceNeedsWholeBlocks) {
   Build({"DepthToSpace", {F32({1, 4, 1, 1}, {1, 2, 3, 4})}, {{"blocksize", int64_t{1} << 32}}, {1, 1, 2, 2}}, "host",
         &st);
   EXPECT_NE(st.message().find("need a 4-D input and blocksize > 0"), std::string::npos) << st.message();
+}
+
+TEST(SizeOverflow, SliceWithExtremeSteps) {
+  // ONNX Slice: starts/ends clamp to the dim; a step larger than the dim takes one element.
+  const int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
+  struct Case {
+    int64_t start, end, step;
+    std::vector<float> want;
+  };
+  for (const Case& c :
+       {Case{0, 4, kMax, {1}}, Case{-1, kMin, kMin, {4}}, Case{-1, kMin, -1, {4, 3, 2, 1}}, Case{1, kMax, 2, {2, 4}}}) {
+    OneNode n{"Slice",
+              {F32({4}, {1, 2, 3, 4}), I64({1}, {c.start}), I64({1}, {c.end}), I64({1}, {0}), I64({1}, {c.step})},
+              {},
+              {-1}};
+    auto out = RunOne(n, "host");
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(Floats(out[0]), c.want) << c.start << ":" << c.end << ":" << c.step;
+  }
 }
 
 TEST(SizeOverflow, RangeCountNotAnInteger) {
