@@ -98,7 +98,9 @@ typedef void (*aclrtKernelFunc)(const aclrtKernelArgs* args);
 // "<launch name>: <msg>" (or `msg` for an unnamed launch). Safe from concurrent blocks.
 void aclrtReportKernelError(const aclrtKernelArgs* args, const char* msg);
 
-// Copies addrs and tiling at launch, so the caller may reuse its buffers at once.
+// Copies addrs and tiling at launch, so the caller may reuse its buffers at once. Errors its
+// kernel reports name the launch as the calling thread's current launch name, if GE set one
+// (the node whose fallback function launches it).
 aclError aclrtLaunchKernel(aclrtKernelFunc func, uint32_t blockDim, void* const* addrs, uint32_t numAddrs,
                            const void* tiling, uint32_t tilingSize, aclrtStream stream);
 

@@ -14,6 +14,25 @@ namespace ge {
 
 Model::~Model() = default;
 
+namespace {
+
+// No exception leaves the API: allocation failures (a huge tensor) and internal errors become a
+// Status.
+template <typename F>
+Status NoThrow(F&& f) noexcept {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return Error(Status::kOutOfMemory, "out of host memory");
+  } catch (const std::exception& e) {
+    return Internal("internal error: {}", e.what());
+  } catch (...) {
+    return Internal("internal error");
+  }
+}
+
+}  // namespace
+
 template <typename F>
 Status Model::WithInstance(F&& f) {
   {
@@ -37,26 +56,30 @@ Status Model::WithInstance(F&& f) {
 }
 
 Status Model::Load(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out) {
-  GE_RETURN_IF_ERROR(LoadCustomOpLibsFromEnv());  // custom operators before parsing (fallback issue)
-  std::shared_ptr<Graph> graph;
-  GE_RETURN_IF_ERROR(LoadOnnxModel(path, &graph));
-  std::unique_ptr<Model> m(new Model());
-  m->graph_ = std::move(graph);
-  m->options_ = options;
-  m->source_ = path;
-  Status st = m->CompileAndLoad();
-  if (!st.ok()) return st.Prepend(path + ": ");
-  *out = std::move(m);
-  return Status::Ok();
+  return NoThrow([&] {
+    GE_RETURN_IF_ERROR(LoadCustomOpLibsFromEnv());  // custom operators before parsing (fallback issue)
+    std::shared_ptr<Graph> graph;
+    GE_RETURN_IF_ERROR(LoadOnnxModel(path, &graph));
+    std::unique_ptr<Model> m(new Model());
+    m->graph_ = std::move(graph);
+    m->options_ = options;
+    m->source_ = path;
+    Status st = m->CompileAndLoad();
+    if (!st.ok()) return st.Prepend(path + ": ");
+    *out = std::move(m);
+    return Status::Ok();
+  });
 }
 
 Status Model::FromGraph(std::shared_ptr<Graph> graph, const ModelOptions& options, std::unique_ptr<Model>* out) {
-  std::unique_ptr<Model> m(new Model());
-  m->graph_ = std::move(graph);
-  m->options_ = options;
-  GE_RETURN_IF_ERROR(m->CompileAndLoad());
-  *out = std::move(m);
-  return Status::Ok();
+  return NoThrow([&] {
+    std::unique_ptr<Model> m(new Model());
+    m->graph_ = std::move(graph);
+    m->options_ = options;
+    GE_RETURN_IF_ERROR(m->CompileAndLoad());
+    *out = std::move(m);
+    return Status::Ok();
+  });
 }
 
 Status Model::CompileAndLoad() {
@@ -137,15 +160,18 @@ ModelReport Model::report() const {
 }
 
 Status Model::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
-  Status st = WithInstance([&](CompiledModel* compiled) { return compiled->Run(inputs, outputs); });
+  Status st =
+      NoThrow([&] { return WithInstance([&](CompiledModel* compiled) { return compiled->Run(inputs, outputs); }); });
   if (!st.ok() && !source_.empty()) st.Prepend(source_ + ": ");
   return st;
 }
 
 Status Model::RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs) {
-  Status st = WithInstance([&](CompiledModel* compiled) {
-    if (SinkExecutor* sink = compiled->whole_graph_sink()) return sink->RunWithDeviceBuffers(inputs, outputs);
-    return RunCopyingDeviceBuffers(compiled, inputs, outputs);
+  Status st = NoThrow([&] {
+    return WithInstance([&](CompiledModel* compiled) {
+      if (SinkExecutor* sink = compiled->whole_graph_sink()) return sink->RunWithDeviceBuffers(inputs, outputs);
+      return RunCopyingDeviceBuffers(compiled, inputs, outputs);
+    });
   });
   if (!st.ok() && !source_.empty()) st.Prepend(source_ + ": ");
   return st;

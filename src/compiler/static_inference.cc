@@ -1,6 +1,7 @@
 #include "compiler/static_inference.h"
 
 #include <algorithm>
+#include <new>
 
 #include "base/log.h"
 #include "compiler/op_call.h"
@@ -19,7 +20,12 @@ Status FoldNode(Graph* g, const Node& node, OpCall& call, std::vector<HostTensor
   for (size_t i = 0; i < call.num_inputs(); ++i)
     addrs.push_back(call.data().inputs[i] ? const_cast<void*>(call.input(i).GetAddr()) : nullptr);
   for (size_t o = 0; o < call.num_outputs(); ++o) {
-    outs->emplace_back(call.output(o).GetDataType(), FromGertShape(call.output(o).GetStorageShape()));
+    try {
+      outs->emplace_back(call.output(o).GetDataType(), FromGertShape(call.output(o).GetStorageShape()));
+    } catch (const std::bad_alloc&) {
+      return Error(Status::kOutOfMemory, "{}: out of host memory for output {} ({} bytes) while folding it",
+                   NodeLabel(node), o, call.output(o).GetSize());
+    }
     addrs.push_back(outs->back().NumBytes() ? outs->back().mutable_data() : nullptr);
   }
   for (size_t w : call.data().workspace_sizes) {

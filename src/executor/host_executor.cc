@@ -11,6 +11,7 @@
 #include "executor/device_tensor.h"
 #include "executor/input_check.h"
 #include "runtime/caching_allocator.h"
+#include "runtime/kernel_error.h"
 
 namespace ge {
 
@@ -172,6 +173,7 @@ Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces)
     gert::OpExecuteContext ctx(&call.data());
     ++stats_.fallbacks;
     SetRecentErrMsg("");
+    rt::ScopedLaunchName name(step.label.c_str());  // names the kernels the single-op API launches
     if (impl->op_execute_func(&ctx) != GRAPH_SUCCESS) {
       std::string why = RecentErrMsg();
       return Internal("{}: op execute failed for inputs ({}){}{}", NodeLabel(node), call.DescribeInputs(),

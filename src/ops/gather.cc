@@ -25,6 +25,14 @@ struct GatherTiling {
 };
 
 // ---- create ----------------------------------------------------------------------------------
+// Equal dims, an unknown dim (< 0) matching any.
+bool SameDims(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] >= 0 && b[i] >= 0 && a[i] != b[i]) return false;
+  return true;
+}
+
 // GatherElements / ScatterElements: indices of data's rank, no dim larger than data's except
 // along the axis (ONNX; ORT checks the same).
 ge::graphStatus CheckElementsShapes(gert::InferShapeContext* ctx, const gert::Shape& d, const gert::Shape& idx) {
@@ -33,7 +41,7 @@ ge::graphStatus CheckElementsShapes(gert::InferShapeContext* ctx, const gert::Sh
   int64_t ax = 0;
   if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, 0), d.GetDimNum(), &ax)) return InferFail("axis out of range");
   for (size_t i = 0; i < d.GetDimNum(); ++i)
-    if (static_cast<int64_t>(i) != ax && idx.GetDim(i) > d.GetDim(i))
+    if (static_cast<int64_t>(i) != ax && d.GetDim(i) >= 0 && idx.GetDim(i) > d.GetDim(i))
       return InferFail(fmt::format("'indices' dim {} is {}, larger than 'data' dim {}", i, idx.GetDim(i), d.GetDim(i)));
   return ge::GRAPH_SUCCESS;
 }
@@ -51,6 +59,8 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
     for (size_t i = ax + 1; i < d.GetDimNum(); ++i) out.push_back(d.GetDim(i));
   } else if (kOp == G::kGatherElements || kOp == G::kScatterElements) {
     if (CheckElementsShapes(ctx, d, idx) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
+    if (kOp == G::kScatterElements && !SameDims(DimsOf(*ctx->GetInputShape(2)), DimsOf(idx)))
+      return InferFail("'updates' must have the shape of 'indices'");
     out = kOp == G::kGatherElements ? DimsOf(idx) : DimsOf(d);
   } else {
     const int64_t r = static_cast<int64_t>(d.GetDimNum()), q = static_cast<int64_t>(idx.GetDimNum());
@@ -63,7 +73,11 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
     if (kOp == G::kGatherND) {
       for (int64_t i = 0; i + 1 < q; ++i) out.push_back(idx.GetDim(i));
       for (int64_t i = b + k; i < r; ++i) out.push_back(d.GetDim(i));
-    } else {
+    } else {  // ScatterND: updates = indices.shape[:-1] + data.shape[k:]
+      std::vector<int64_t> want(idx.GetDims(), idx.GetDims() + q - 1);
+      for (int64_t i = k; i < r; ++i) want.push_back(d.GetDim(i));
+      if (!SameDims(DimsOf(*ctx->GetInputShape(2)), want))
+        return InferFail("'updates' must have shape indices.shape[:-1] + data.shape[k:]");
       out = DimsOf(d);
     }
   }

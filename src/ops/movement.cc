@@ -79,11 +79,12 @@ bool SliceParams(const Ctx* ctx, const gert::Shape& x, std::vector<int64_t>* sta
     if (st > 0) {
       b = std::clamp<int64_t>(b, 0, dim);
       e = std::clamp<int64_t>(e, 0, dim);
-      (*len)[ax] = e > b ? (e - b + st - 1) / st : 0;
+      (*len)[ax] = e > b ? 1 + (e - b - 1) / st : 0;  // no overflow for any step
     } else {
       b = std::clamp<int64_t>(b, -1, dim - 1);
       e = std::clamp<int64_t>(e, -1, dim - 1);
-      (*len)[ax] = b > e ? (b - e + (-st) - 1) / (-st) : 0;
+      const uint64_t mag = uint64_t{0} - static_cast<uint64_t>(st);  // |st|, INT64_MIN included
+      (*len)[ax] = b > e ? static_cast<int64_t>(1 + static_cast<uint64_t>(b - e - 1) / mag) : 0;
     }
     (*start)[ax] = b;
     (*step)[ax] = st;
@@ -109,7 +110,8 @@ ge::graphStatus SliceTiling(gert::TilingContext* ctx) {
   v.rank = static_cast<int32_t>(x.GetDimNum());
   for (int d = 0; d < v.rank; ++d) {
     v.dims[d] = len[d];
-    v.strides[d] = s[d] * step[d];
+    // A step beyond the dim selects one element: its stride is never applied.
+    v.strides[d] = len[d] > 1 ? s[d] * step[d] : 0;
     v.offset += len[d] > 0 ? start[d] * s[d] : 0;
   }
   return SetViewTiling(ctx, v);
@@ -174,8 +176,18 @@ template <bool kToSpace>
 ge::graphStatus D2SShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   int64_t b = AttrInt(ctx->GetAttrs(), 0, 0);
-  if (x.GetDimNum() != 4 || b <= 0) return ge::GRAPH_FAILED;
+  int64_t bb = 0;
+  if (x.GetDimNum() != 4 || b <= 0 || !ge::CheckedMul(b, b, &bb))
+    return InferFail("need a 4-D input and blocksize > 0");
   int64_t n = x.GetDim(0), c = x.GetDim(1), h = x.GetDim(2), w = x.GetDim(3);
+  // ONNX: the split dims divide evenly (an unknown dim is checked when known).
+  if (kToSpace && c >= 0 && c % bb != 0)
+    return InferFail(fmt::format("channels {} are not a multiple of blocksize^2 = {}", c, bb));
+  if (!kToSpace && ((h >= 0 && h % b != 0) || (w >= 0 && w % b != 0)))
+    return InferFail(fmt::format("height {} and width {} must be multiples of blocksize {}", h, w, b));
+  int64_t big = 0;  // the grown dims (and c * b * b) must not overflow
+  if (!ge::CheckedMul(kToSpace ? std::max<int64_t>(h, w) : c, kToSpace ? b : bb, &big))
+    return InferFail("the output dims overflow");
   if (kToSpace)
     SetDims(ctx->GetOutputShape(0), {n, c / (b * b), h * b, w * b});
   else

@@ -64,6 +64,7 @@ ge::graphStatus ComputeSizes(const gert::Shape& x, const gert::Tensor* scales_t,
   if (!sizes.empty()) {
     if (sizes.size() != rank) return ge::GRAPH_FAILED;
     for (size_t d = 0; d < rank; ++d) {
+      if (!(sizes[d] >= 0)) return ge::GRAPH_FAILED;  // ONNX: sizes are dims
       (*out)[d] = static_cast<int64_t>(sizes[d]);
       (*scale)[d] = x.GetDim(d) > 0 ? sizes[d] / static_cast<double>(x.GetDim(d)) : 1.0;
     }
@@ -73,7 +74,9 @@ ge::graphStatus ComputeSizes(const gert::Shape& x, const gert::Tensor* scales_t,
   for (size_t d = 0; d < rank; ++d) {
     if (!(scales[d] > 0)) return ge::GRAPH_FAILED;
     (*scale)[d] = scales[d];
-    (*out)[d] = static_cast<int64_t>(std::floor(scales[d] * static_cast<double>(x.GetDim(d))));
+    const double n = std::floor(scales[d] * static_cast<double>(x.GetDim(d)));
+    if (!(n < 9.0e18)) return ge::GRAPH_FAILED;  // (also inf): an output dim must be an int64
+    (*out)[d] = static_cast<int64_t>(n);
   }
   return ge::GRAPH_SUCCESS;
 }

@@ -3,6 +3,8 @@
 // host); tiling records what the kernel writes. run: small SPMD kernels.
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "base/checked_math.h"
 #include "ops/op_util_ext.h"
 
@@ -357,6 +359,8 @@ ge::DataType FillType(const gert::RuntimeAttrs* a) {
 ge::graphStatus FillShape(gert::InferShapeContext* ctx) {
   std::vector<int64_t> dims;
   if (!ReadInt64s(ctx->GetInputTensor(0), &dims)) return ge::GRAPH_FAILED;
+  for (int64_t d : dims)
+    if (d < 0) return InferFail(fmt::format("'input' value {} is not a dimension (an integer >= 0)", d));
   SetDims(ctx->GetOutputShape(0), dims);
   return ge::GRAPH_SUCCESS;
 }

@@ -113,7 +113,8 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
 
 aclError aclrtLaunchKernel(aclrtKernelFunc func, uint32_t blockDim, void* const* addrs, uint32_t numAddrs,
                            const void* tiling, uint32_t tilingSize, aclrtStream stream) {
-  return aclrtLaunchKernelWithName(nullptr, func, blockDim, addrs, numAddrs, tiling, tilingSize, stream);
+  return aclrtLaunchKernelWithName(ge::rt::ThreadLaunchName(), func, blockDim, addrs, numAddrs, tiling, tilingSize,
+                                   stream);
 }
 
 aclError aclrtLaunchKernelWithName(const char* name, aclrtKernelFunc func, uint32_t blockDim, void* const* addrs,

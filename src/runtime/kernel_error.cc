@@ -21,6 +21,13 @@ bool KernelErrorSlot::Take(std::string* msg) {
   return true;
 }
 
+namespace {
+thread_local const char* tls_launch_name = nullptr;
+}  // namespace
+
+void SetThreadLaunchName(const char* name) { tls_launch_name = name; }
+const char* ThreadLaunchName() { return tls_launch_name; }
+
 }  // namespace ge::rt
 
 extern "C" void aclrtReportKernelError(const aclrtKernelArgs* args, const char* msg) {

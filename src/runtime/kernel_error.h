@@ -31,6 +31,23 @@ struct KernelErrorTag {
   const char* name = nullptr;
 };
 
+// The name given to this thread's unnamed kernel launches (aclrtLaunchKernel), e.g. the node
+// whose fallback function is running; null for none. The string must outlive those launches.
+void SetThreadLaunchName(const char* name);
+const char* ThreadLaunchName();
+
+// Names this thread's unnamed launches for the scope.
+class ScopedLaunchName {
+ public:
+  explicit ScopedLaunchName(const char* name) : saved_(ThreadLaunchName()) { SetThreadLaunchName(name); }
+  ~ScopedLaunchName() { SetThreadLaunchName(saved_); }
+  ScopedLaunchName(const ScopedLaunchName&) = delete;
+  ScopedLaunchName& operator=(const ScopedLaunchName&) = delete;
+
+ private:
+  const char* saved_;
+};
+
 }  // namespace ge::rt
 
 #endif  // GE_SRC_RUNTIME_KERNEL_ERROR_H_

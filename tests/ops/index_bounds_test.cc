@@ -53,6 +53,26 @@ TEST(IndexBounds, GatherWrapsNegativeOnceAndRejectsTheRest) {
   ExpectIndexError(n, "input 'indices' value 1073741824 is out of range [-5, 4]");
 }
 
+TEST(IndexBounds, GatherOnItsFallbackPathNamesTheNode) {
+  // prefer_fallback: the node runs through the single-op API (aclnn), which launches the kernel.
+  OneNode n{"Gather", {F32({5, 2}, k5x2), I64({2}, {1, 5})}, {{"axis", int64_t{0}}}, {2, 2}};
+  auto g = std::make_shared<Graph>("g");
+  ValueId d = g->AddInput("in0", TensorDesc{DT_FLOAT, FORMAT_ND, Shape({5, 2})});
+  ValueId i = g->AddInput("in1", TensorDesc{DT_INT64, FORMAT_ND, Shape({2})});
+  ValueId out = g->AddValue("out", TensorDesc{DT_FLOAT, FORMAT_ND, Shape({2, 2})});
+  g->AddNode("n", "Gather", {d, i}, {out}, n.attrs);
+  g->AddOutput(out);
+  ModelOptions opt;
+  opt.mode = "host";
+  opt.prefer_fallback = true;
+  std::unique_ptr<Model> m;
+  ASSERT_TRUE(Model::FromGraph(g, opt, &m).ok());
+  std::vector<HostTensor> outs;
+  Status st = m->Run(n.inputs, &outs);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message(), "node 'n' (Gather): input 'indices' value 5 is out of range [-5, 4]");
+}
+
 TEST(IndexBounds, GatherElements) {
   OneNode n{"GatherElements", {F32({2, 2}, {1, 2, 3, 4}), I64({2, 2}, {0, -1, 1, 0})}, {{"axis", int64_t{1}}}, {2, 2}};
   ExpectRuns(n, {1, 2, 4, 3});  // out[i][j] = data[i][idx[i][j]]
@@ -153,6 +173,11 @@ TEST(IndexBounds, ShapeRulesOfElementsAndNDOps) {
   EXPECT_NE(st.message().find("'indices' dim 0 is 3, larger than 'data' dim 2"), std::string::npos) << st.message();
   Build({"GatherND", {F32({2, 2}, {1, 2, 3, 4}), I64({1, 3}, {0, 0, 0})}, {}, {1}}, "host", &st);
   EXPECT_NE(st.message().find("the last dim of 'indices' (3) must be in [1, 2]"), std::string::npos) << st.message();
+  Build({"ScatterND", {F32({4}, {1, 2, 3, 4}), I64({2, 1}, {0, 1}), F32({1}, {9})}, {}, {4}}, "host", &st);
+  EXPECT_NE(st.message().find("'updates' must have shape indices.shape[:-1] + data.shape[k:]"), std::string::npos)
+      << st.message();
+  Build({"ScatterElements", {F32({4}, {1, 2, 3, 4}), I64({2}, {0, 1}), F32({1}, {9})}, {}, {4}}, "host", &st);
+  EXPECT_NE(st.message().find("'updates' must have the shape of 'indices'"), std::string::npos) << st.message();
 }
 
 }  // namespace

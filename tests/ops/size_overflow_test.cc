@@ -3,6 +3,8 @@
 // bytes do not match its shape is rejected by Run.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "ops_test_util.h"
 
 namespace ge::testing {
@@ -54,6 +56,10 @@ TEST(SizeOverflow, ConstantOfShapeHuge) {
   EXPECT_EQ(st.message(),
             "node 'n' (ConstantOfShape): output 0 shape [4611686018427387905, 2] is too large (its "
             "byte size overflows 64 bits)");
+  st = m->Run({I64({2}, {-5, 2})}, &outs);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("'input' value -5 is not a dimension (an integer >= 0)"), std::string::npos)
+      << st.message();
 }
 
 TEST(SizeOverflow, HostTensorOfAnOverflowingShapeIsRejectedByRun) {
@@ -93,6 +99,58 @@ TEST(SizeOverflow, PadsThatCropMoreThanTheDim) {
   st = CompileWithConstant("Pad", F32({4}, {1, 2, 3, 4}), I64({2}, {int64_t{1} << 62, int64_t{1} << 62}));
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("do not fit dim 0 of size 4"), std::string::npos) << st.message();
+}
+
+TEST(SizeOverflow, AHugeButRepresentableTensorIsAnOutOfMemoryError) {
+  // 2^52 bytes fit in 64 bits but not in memory: a clean error, in sink and host mode.
+  auto g = std::make_shared<Graph>("g");
+  ValueId shape = g->AddConstant("s", I64({1}, {int64_t{1} << 50}));
+  ValueId out = g->AddValue("out");
+  g->AddNode("n", "ConstantOfShape", {shape}, {out});
+  g->AddOutput(out);
+  for (const char* mode : {"auto", "host"}) {
+    ModelOptions opt;
+    opt.mode = mode;
+    std::unique_ptr<Model> m;
+    std::vector<HostTensor> outs;
+    Status st = Model::FromGraph(g, opt, &m);
+    if (st.ok()) st = m->Run({}, &outs);
+    ASSERT_FALSE(st.ok()) << mode;
+    EXPECT_EQ(st.code(), Status::kOutOfMemory) << mode << ": " << st.message();
+    EXPECT_NE(st.message().find("4503599627370496"), std::string::npos) << mode << ": " << st.message();
+  }
+}
+
+TEST(SizeOverflow, DepthToSpaceNeedsWholeBlocks) {
+  Status st;
+  Build({"DepthToSpace", {F32({1, 3, 1, 1}, {1, 2, 3})}, {{"blocksize", int64_t{2}}}, {1, 0, 2, 2}}, "host", &st);
+  EXPECT_NE(st.message().find("channels 3 are not a multiple of blocksize^2 = 4"), std::string::npos) << st.message();
+  Build({"SpaceToDepth", {F32({1, 1, 3, 2}, {1, 2, 3, 4, 5, 6})}, {{"blocksize", int64_t{2}}}, {1, 4, 1, 1}}, "host",
+        &st);
+  EXPECT_NE(st.message().find("height 3 and width 2 must be multiples of blocksize 2"), std::string::npos)
+      << st.message();
+  Build({"DepthToSpace", {F32({1, 4, 1, 1}, {1, 2, 3, 4})}, {{"blocksize", int64_t{1} << 32}}, {1, 1, 2, 2}}, "host",
+        &st);
+  EXPECT_NE(st.message().find("need a 4-D input and blocksize > 0"), std::string::npos) << st.message();
+}
+
+TEST(SizeOverflow, SliceWithExtremeSteps) {
+  // ONNX Slice: starts/ends clamp to the dim; a step larger than the dim takes one element.
+  const int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
+  struct Case {
+    int64_t start, end, step;
+    std::vector<float> want;
+  };
+  for (const Case& c :
+       {Case{0, 4, kMax, {1}}, Case{-1, kMin, kMin, {4}}, Case{-1, kMin, -1, {4, 3, 2, 1}}, Case{1, kMax, 2, {2, 4}}}) {
+    OneNode n{"Slice",
+              {F32({4}, {1, 2, 3, 4}), I64({1}, {c.start}), I64({1}, {c.end}), I64({1}, {0}), I64({1}, {c.step})},
+              {},
+              {-1}};
+    auto out = RunOne(n, "host");
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(Floats(out[0]), c.want) << c.start << ":" << c.end << ":" << c.step;
+  }
 }
 
 TEST(SizeOverflow, RangeCountNotAnInteger) {
