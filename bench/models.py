@@ -35,9 +35,20 @@ def run_timed(cmd, env=None):
     return p.stdout, (int(m.group(1)) / 1024 if m else float("nan"))
 
 
+def input_shape_arg(model):
+    """--input-shape NAME=dims of the reference input (dynamic models run at its size, like ORT)."""
+    import numpy as np
+    import onnx
+    m = onnx.load(f"{MODELS}/{model}/model.onnx", load_external_data=False)
+    init = {i.name for i in m.graph.initializer}
+    name = [i.name for i in m.graph.input if i.name not in init][0]
+    dims = np.load(f"{MODELS}/{model}/input_0.npy").shape
+    return ["--input-shape", f"{name}=" + ",".join(str(d) for d in dims)]
+
+
 def ge_ms(ge, model, threads, runs):
     out, rss = run_timed([ge, "bench", f"{MODELS}/{model}/model.onnx", "--runs", str(runs), "--warmup", "5",
-                          "--threads", str(threads)])
+                          "--threads", str(threads)] + input_shape_arg(model))
     m = re.search(r"per run \(us\): min ([\d.]+)\s+median ([\d.]+)", out)
     return float(m.group(2)) / 1000, rss
 

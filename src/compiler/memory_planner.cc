@@ -79,6 +79,17 @@ Status BuildPlannerInput(const Graph& graph, const std::vector<NodeId>& order, P
     pn.outputs = node.outputs;
     for (ValueId v : node.outputs) GE_RETURN_IF_ERROR(plan_value(v));
     pn.is_view = IsViewNode(graph, node);
+    // The fused ops' residual Z (input 3) is read element for element where Y is written (the
+    // NHWC conv and the matmul add it as oneDNN's sum post-op on Y): Y may overwrite it.
+    const auto* layout = node.GetAttr<std::string>("layout");
+    bool residual_in_place = (node.type == "FusedMatMul" || (node.type == "FusedConv" && layout && *layout == "NHWC"));
+    // ...unless Z is also another input (a conv whose input is its own residual reads its neighbours).
+    if (residual_in_place && node.inputs.size() > 3 && IsPlanned(graph, node.inputs[3]) && !node.outputs.empty() &&
+        node.outputs[0] != kNoValue && std::count(node.inputs.begin(), node.inputs.end(), node.inputs[3]) == 1) {
+      const TensorDesc& od = graph.value(node.outputs[0]).desc;
+      const TensorDesc& zd = graph.value(node.inputs[3]).desc;
+      if (zd.dtype == od.dtype && zd.shape == od.shape) pn.in_place.push_back(node.inputs[3]);
+    }
     if (!pn.is_view && kInPlaceOps.count(node.type) && !node.outputs.empty() && node.outputs[0] != kNoValue) {
       const TensorDesc& od = graph.value(node.outputs[0]).desc;
       for (ValueId v : pn.inputs) {

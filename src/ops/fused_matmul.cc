@@ -3,6 +3,8 @@
 // leading dims are rows), B is 2-D [K, N], bias [N], Z has Y's shape. Runs as oneDNN matmul
 // primitives over row blocks (ops/dnnl_matmul.h); without oneDNN, one GEMM per row block and the
 // epilogue as a loop.
+#include <cstring>
+
 #include "ops/dnnl_matmul.h"
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
@@ -77,11 +79,13 @@ void Kernel(const aclrtKernelArgs* args) {
   BlockRange(t.p.rows, args->blockIdx, args->blockDim, &r0, &r1);
   if (r1 <= r0) return;
   const int64_t n = t.p.n;
-  Sgemm(false, false, r1 - r0, n, t.p.k, 1.f, a + r0 * t.p.k, t.p.k, b, n, 0.f, y + r0 * n, n);
+  // Z first (Y may be Z's buffer: the planner lets Y overwrite the residual), then Y += A x B.
+  if (z && z != y) std::memcpy(y + r0 * n, z + r0 * n, (r1 - r0) * n * sizeof(float));
+  Sgemm(false, false, r1 - r0, n, t.p.k, 1.f, a + r0 * t.p.k, t.p.k, b, n, z ? 1.f : 0.f, y + r0 * n, n);
   auto act = static_cast<ConvAct>(t.p.act);
   for (int64_t r = r0; r < r1; ++r)
     for (int64_t j = 0; j < n; ++j) {
-      float v = y[r * n + j] + (bias ? bias[j] : 0.f) + (z ? z[r * n + j] : 0.f);
+      float v = y[r * n + j] + (bias ? bias[j] : 0.f);
       y[r * n + j] = ApplyConvAct(act, t.p.a0, t.p.a1, v);
     }
 }
