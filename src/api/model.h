@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "executor/op_profile.h"
 #include "graph/graph.h"
 
 namespace ge {
@@ -43,6 +44,15 @@ class Model {
   // least the tensor's bytes; inputs and outputs must have static shapes. A model that is one
   // sink segment reads and writes them in place (zero copy); otherwise the tensors are copied.
   Status RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs);
+  // Per-node timing of the runs that follow (on the model's primary executors, so profile from
+  // one thread): each node's device time. A sink segment must have one model stream (load with
+  // max_streams = 1; fails otherwise). TakeProfile returns one entry per node run since the last
+  // call (in execution order) and clears the totals.
+  Status SetProfiling(bool on);
+  Status TakeProfile(OpProfile* out);
+  // The model's FLOPs, 2 * multiply-accumulates of its Conv, FusedConv, MatMul, Gemm and
+  // FusedMatMul nodes from the compiled graph's static shapes; 0 when none or a shape is dynamic.
+  double Flops() const;
   const Graph& graph() const { return *graph_; }
   // "host", "sink" or "mixed" (sink and host segments): what the mode resolved to.
   const std::string& mode() const { return mode_; }

@@ -100,4 +100,29 @@ Status CompiledModel::Run(const std::vector<HostTensor>& inputs, std::vector<Hos
   return Status::Ok();
 }
 
+Status CompiledModel::SetProfiling(bool on) {
+  for (size_t k = 0; k < segments_.size(); ++k) {
+    if (sinks_[k]) {
+      if (Status st = sinks_[k]->SetProfiling(on); !st.ok()) {
+        if (on) (void)SetProfiling(false);  // all or nothing
+        return Error(st.code(), "segment {}: {}", k, st.message());
+      }
+    } else {
+      hosts_[k]->SetProfiling(on);
+    }
+  }
+  return Status::Ok();
+}
+
+Status CompiledModel::TakeProfile(OpProfile* out) {
+  for (size_t k = 0; k < segments_.size(); ++k) {
+    if (sinks_[k]) {
+      GE_RETURN_IF_ERROR(sinks_[k]->TakeProfile(out));
+    } else {
+      hosts_[k]->TakeProfile(out);
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace ge

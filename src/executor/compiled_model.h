@@ -12,6 +12,7 @@
 #include "compiler/memory_planner.h"
 #include "compiler/partitioner.h"
 #include "compiler/placement.h"
+#include "executor/op_profile.h"
 #include "graph/graph.h"
 
 namespace ge {
@@ -30,6 +31,11 @@ class CompiledModel {
   // The same segments with their own per-run state (sink: shared program and weights, own
   // arena and device model; host: own executor): what a concurrent run needs.
   Status Clone(std::unique_ptr<CompiledModel>* out) const;
+
+  // Per-node timing in every segment (sink segments need one model stream: compile with
+  // max_streams = 1); TakeProfile appends the segments' entries in order and clears them.
+  Status SetProfiling(bool on);
+  Status TakeProfile(OpProfile* out);
 
   // "sink", "host" or "mixed".
   std::string mode() const;
