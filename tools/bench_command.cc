@@ -99,9 +99,9 @@ Status PrintPerOp(Model* model, const BenchArgs& args, const std::vector<HostTen
             [&](const OpTiming* a, const OpTiming* b) { return per_run_us(*a) > per_run_us(*b); });
   slow.resize(std::min<size_t>(slow.size(), 10));
   fmt::print("slowest nodes:\n");
-  fmt::print("  {:>12}  {:<32} {:<16} {}\n", "us", "node", "op type", "input shapes");
+  fmt::print("  {:>12}  {:<16} {}\n", "us", "op type", "node (input shapes)");
   for (const OpTiming* t : slow)
-    fmt::print("  {:>12.3f}  {:<32} {:<16} {}\n", per_run_us(*t), t->node, t->type, t->input_shapes);
+    fmt::print("  {:>12.3f}  {:<16} {} ({})\n", per_run_us(*t), t->type, t->node, t->input_shapes);
   return Status::Ok();
 }
 
