@@ -7,6 +7,10 @@ conv_bn_res: what the graph optimizer rewrites (exported with BatchNormalization
            kept): Conv+BN+Relu, Conv+BN+residual Add+Relu, Conv+BN+SiLU, depthwise Conv+BN+Relu6
            (Clip), a Shape->Gather->Unsqueeze->Concat->Reshape flatten, a cancelling Transpose
            pair, Dropout and MatMul+Add, on 2x3x16x16.
+nhwc_ops:  what the NHWC layout pass carries between convolutions, on 2x3x21x21 (batch 2: the
+           per-image loop): strided, dilated and depthwise convs, MaxPool with ceil_mode, a
+           channel Concat, BatchNormalization+Relu after it (not foldable), AveragePool with and
+           without count_include_pad, residual Add, LeakyRelu and Hardsigmoid, global pooling.
 layer_norm_mlp: Linear-LayerNorm-Relu-Linear on 4x16, exported at opset 16, where LayerNorm
            is decomposed (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul, Add).
 Each model is written as models/<name>.onnx with <name>_input.npy and <name>_output.npy
@@ -70,6 +74,37 @@ class ConvBnRes(nn.Module):
         return self.drop(y) @ self.w + self.b
 
 
+class NhwcOps(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 8, 3, stride=2, padding=1)
+        self.c2 = nn.Conv2d(3, 8, 5, stride=2, padding=4, dilation=2)
+        self.pool = nn.MaxPool2d(3, stride=2, ceil_mode=True)
+        self.bn = nn.BatchNorm2d(16)
+        self.avg1 = nn.AvgPool2d(3, stride=1, padding=1, count_include_pad=False)
+        self.dw = nn.Conv2d(16, 16, 3, padding=2, dilation=2, groups=16)
+        self.avg2 = nn.AvgPool2d(2, stride=2, padding=1, count_include_pad=True)
+        self.c3 = nn.Conv2d(16, 12, 1)
+        self.c4 = nn.Conv2d(12, 12, 3, padding=1)
+        self.fc = nn.Linear(12, 5)
+        self.bn.running_mean.uniform_(-0.5, 0.5)
+        self.bn.running_var.uniform_(0.5, 2.0)
+        self.bn.weight.data.uniform_(0.5, 1.5)
+        self.bn.bias.data.uniform_(-0.2, 0.2)
+
+    def forward(self, x):
+        a = torch.relu(self.c1(x))
+        b = torch.relu(self.c2(x))
+        y = torch.cat([self.pool(a), self.pool(b)], 1)
+        y = torch.relu(self.bn(y))
+        y = self.avg1(y)
+        y = self.dw(y) + y
+        y = self.avg2(y)
+        y = nn.functional.leaky_relu(self.c3(y), 0.1)
+        y = nn.functional.hardsigmoid(self.c4(y)) * y
+        return self.fc(y.mean((2, 3)))
+
+
 class LayerNormMlp(nn.Module):
     def __init__(self):
         super().__init__()
@@ -104,6 +139,7 @@ def main(only=None):
         ("mlp", 1, lambda: (Mlp(), torch.randn(4, 64)), {}),
         ("conv_bn_res", 2, lambda: (ConvBnRes(), torch.randn(2, 3, 16, 16)), {"keep_training_ops": True}),
         ("layer_norm_mlp", 3, lambda: (LayerNormMlp(), torch.randn(4, 16)), {"opset": 16}),
+        ("nhwc_ops", 4, lambda: (NhwcOps(), torch.randn(2, 3, 21, 21)), {}),
     ]
     for name, seed, make, options in models:
         if only is not None and name != only:

@@ -95,7 +95,10 @@ Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* fo
     const Value& v = g->value(node.inputs[i]);
     gert::StorageShape ss;
     ss.SetShape(ToGertShape(v.desc.shape));
+    // An empty constant has no bytes; it still has a (known, empty) value: give it an address.
+    static int64_t empty_constant_storage = 0;
     void* data = v.constant ? const_cast<void*>(v.constant->data()) : nullptr;
+    if (v.constant && data == nullptr && v.constant->NumElements() == 0) data = &empty_constant_storage;
     call.input(i) = gert::Tensor(ss, v.desc.dtype, FORMAT_ND, data);
     if (v.desc.shape.IsUnknownRank()) ranks_known = false;
     if (!v.desc.shape.IsStatic() || (binding.value_depend[i] && !v.constant)) all_known = false;

@@ -84,7 +84,8 @@ int SourceTask(const Graph& graph, const std::vector<int>& position, const std::
 }
 
 // max_streams <= 0: the default bound, min(kDefaultMaxStreams, cores), and one stream when
-// the parallel gain is estimated too small to pay for starting a helper and joining.
+// the parallel gain (of the tasks narrower than the device) is estimated too small to pay for
+// starting a helper and joining.
 Status BuildStreams(const Graph& graph, const SinkProgram& prog, const std::vector<NodeCompile>& nc, int max_streams,
                     uint32_t core_num, StreamAssignment* out) {
   const bool automatic = max_streams <= 0;
@@ -108,7 +109,12 @@ Status BuildStreams(const Graph& graph, const SinkProgram& prog, const std::vect
     in.cost.push_back(cost);
   }
   GE_RETURN_IF_ERROR(AssignStreams(in, out));
-  if (automatic && out->num_streams > 1 && EstimateParallelGainNs(in, *out) < kMinParallelGainNs) {
+  // Tasks whose blocks already cover every core gain nothing from a second stream: only the
+  // narrower tasks count towards the parallel gain.
+  StreamAssignerInput narrow = in;
+  for (size_t p = 0; p < nc.size() && p < narrow.cost.size(); ++p)
+    if (core_num > 1 && nc[p].block_dim >= core_num) narrow.cost[p] = 0;
+  if (automatic && out->num_streams > 1 && EstimateParallelGainNs(narrow, *out) < kMinParallelGainNs) {
     in.max_streams = 1;
     GE_RETURN_IF_ERROR(AssignStreams(in, out));
   }

@@ -222,6 +222,10 @@ ge::graphStatus FusedInferShape(gert::InferShapeContext* ctx) {
   *out = gert::Shape({xs.GetDim(0), ws.GetDim(0)});
   for (size_t i = 0; i < nk; ++i) out->AppendDim(w.out[3 - nk + i]);
   if (nhwc) *out = gert::Shape({out->GetDim(0), out->GetDim(2), out->GetDim(3), out->GetDim(1)});
+  const gert::Shape* z = ctx->GetInputShape(3);  // the residual is read element for element
+  if (z && z->GetDimNum() != out->GetDimNum()) return ge::GRAPH_FAILED;
+  for (size_t i = 0; z && i < out->GetDimNum(); ++i)
+    if (z->GetDim(i) >= 0 && out->GetDim(i) >= 0 && z->GetDim(i) != out->GetDim(i)) return ge::GRAPH_FAILED;
   return ge::GRAPH_SUCCESS;
 }
 
@@ -275,7 +279,7 @@ ge::graphStatus FusedTiling(gert::TilingContext* ctx) {
     return ge::GRAPH_FAILED;
   NhwcTiling t{};
   t.nhwc = 1;
-  t.plan = GetDnnlConvPlan(p, ctx->GetCoreNum());
+  t.plan = GetDnnlConvPlan(p, OversplitBlocks(ctx->GetCoreNum()));
   if (t.plan == nullptr) return ge::GRAPH_FAILED;
   t.has_bias = p.has_bias;
   t.has_z = p.has_z;

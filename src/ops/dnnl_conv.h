@@ -35,6 +35,10 @@ bool ParseConvAct(const std::string& name, ConvAct* act);
 // The activation applied to one value (the reference the fused epilogues must match).
 float ApplyConvAct(ConvAct act, float a0, float a1, float v);
 
+// Blocks for a plan on `cores` device cores: two per core beyond one, so the faster core takes
+// more blocks (this machine's vCPUs are shared and unequal); one block on one core.
+inline uint32_t OversplitBlocks(uint32_t cores) { return cores > 1 ? 2 * cores : 1; }
+
 struct DnnlConvParams {
   int64_t n, c, h, w;  // input, NHWC
   int64_t m, group;    // output channels, groups

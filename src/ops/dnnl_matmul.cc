@@ -109,23 +109,48 @@ const DnnlMatMulPlan* GetDnnlMatMulPlan(const DnnlMatMulParams& p, uint32_t max_
 
 uint32_t DnnlMatMulPlanBlocks(const DnnlMatMulPlan* plan) { return static_cast<uint32_t>(plan->blocks.size()); }
 
+namespace {
+// A block's execution arguments, made once per thread and rebound to each run's pointers.
+struct BoundArgs {
+  std::unordered_map<int, memory> args;
+  memory *src, *weights, *bias, *dst, *scratch;
+};
+
+BoundArgs& Bind(const DnnlMatMulPlan* plan, const MmBlock& b, bool has_bias) {
+  thread_local std::unordered_map<const MmBlock*, std::unique_ptr<BoundArgs>> bound;
+  auto& slot = bound[&b];
+  if (!slot || (slot->bias != nullptr) != has_bias) {
+    slot = std::make_unique<BoundArgs>();
+    auto& eng = Engine();
+    auto add = [&](int arg, const memory::desc& md) {
+      return &slot->args.emplace(arg, memory(md, eng, nullptr)).first->second;
+    };
+    slot->src = add(DNNL_ARG_SRC, b.a_md);
+    slot->weights = add(DNNL_ARG_WEIGHTS, plan->b_md);
+    slot->bias = has_bias ? add(DNNL_ARG_BIAS, plan->bias_md) : nullptr;
+    slot->dst = add(DNNL_ARG_DST, b.y_md);
+    slot->scratch = add(DNNL_ARG_SCRATCHPAD, b.scratch_md);
+  }
+  return *slot;
+}
+}  // namespace
+
 void RunDnnlMatMul(const DnnlMatMulPlan* plan, uint32_t block, const float* a, const float* b, const float* bias,
                    const float* z, float* y) {
   const MmBlock& blk = plan->blocks[block];
   const int64_t n = plan->n;
   float* yb = y + blk.row0 * n;
   if (z != nullptr && z + blk.row0 * n != yb) std::memcpy(yb, z + blk.row0 * n, blk.rows * n * sizeof(float));
-  auto& eng = Engine();
   thread_local std::vector<uint8_t> scratch;
   size_t need = blk.scratch_md.get_size();
   if (scratch.size() < need) scratch.resize(need);
-  std::unordered_map<int, memory> args;
-  args.emplace(DNNL_ARG_SRC, memory(blk.a_md, eng, const_cast<float*>(a + blk.row0 * plan->k)));
-  args.emplace(DNNL_ARG_WEIGHTS, memory(plan->b_md, eng, const_cast<float*>(b)));
-  if (bias) args.emplace(DNNL_ARG_BIAS, memory(plan->bias_md, eng, const_cast<float*>(bias)));
-  args.emplace(DNNL_ARG_DST, memory(blk.y_md, eng, yb));
-  args.emplace(DNNL_ARG_SCRATCHPAD, memory(blk.scratch_md, eng, scratch.data()));
-  blk.prim.execute(ThreadStream(), args);
+  BoundArgs& args = Bind(plan, blk, bias != nullptr);
+  args.src->set_data_handle(const_cast<float*>(a + blk.row0 * plan->k));
+  args.weights->set_data_handle(const_cast<float*>(b));
+  if (bias) args.bias->set_data_handle(const_cast<float*>(bias));
+  args.dst->set_data_handle(yb);
+  args.scratch->set_data_handle(scratch.data());
+  blk.prim.execute(ThreadStream(), args.args);
 }
 
 #else  // no oneDNN: FusedMatMul uses its reference loop.

@@ -27,6 +27,13 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   gert::Shape* y = ctx->GetOutputShape(0);
   *y = *a;
   y->SetDim(a->GetDimNum() - 1, b->GetDim(1));
+  const gert::Shape* bias = ctx->GetInputShape(2);
+  if (bias && bias->GetShapeSize() >= 0 && b->GetDim(1) >= 0 && bias->GetShapeSize() != b->GetDim(1))
+    return ge::GRAPH_FAILED;
+  const gert::Shape* z = ctx->GetInputShape(3);  // the residual is read element for element
+  if (z && z->GetDimNum() != y->GetDimNum()) return ge::GRAPH_FAILED;
+  for (size_t i = 0; z && i < y->GetDimNum(); ++i)
+    if (z->GetDim(i) >= 0 && y->GetDim(i) >= 0 && z->GetDim(i) != y->GetDim(i)) return ge::GRAPH_FAILED;
   return ge::GRAPH_SUCCESS;
 }
 
@@ -53,7 +60,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   t.p.has_bias = ctx->GetInputShape(2) != nullptr;
   t.p.has_z = ctx->GetInputShape(3) != nullptr;
   if (!ParseAct(ctx->GetAttrs(), &t.p)) return ge::GRAPH_FAILED;
-  t.plan = t.p.rows > 0 ? GetDnnlMatMulPlan(t.p, ctx->GetCoreNum()) : nullptr;
+  t.plan = t.p.rows > 0 ? GetDnnlMatMulPlan(t.p, OversplitBlocks(ctx->GetCoreNum())) : nullptr;
   uint32_t blocks = t.plan ? DnnlMatMulPlanBlocks(t.plan) : ChooseBlockDim(ctx, 2 * t.p.rows * t.p.k * t.p.n, 1 << 21);
   ctx->SetBlockDim(std::max<uint32_t>(1, std::min<int64_t>(blocks, std::max<int64_t>(t.p.rows, 1))));
   return SetTiling(ctx, t);

@@ -58,7 +58,8 @@ TEST_P(OptimizedModel, MatchesPyTorchReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Levels, OptimizedModel,
-                         ::testing::Combine(::testing::Values("small_cnn", "mlp", "conv_bn_res", "layer_norm_mlp"),
+                         ::testing::Combine(::testing::Values("small_cnn", "mlp", "conv_bn_res", "layer_norm_mlp",
+                                                              "nhwc_ops"),
                                             ::testing::Values(0, 1, 2), ::testing::Values("auto", "host")));
 
 TEST(OptimizerModelTest, O2FoldsBatchNormAndFusesConvActivationsAndGemm) {
@@ -91,6 +92,25 @@ TEST(OptimizerModelTest, O2FoldsBatchNormAndFusesConvActivationsAndGemm) {
   EXPECT_NE(o2->optimizer_report().find("-O2: "), std::string::npos);
   EXPECT_NE(o2->optimizer_report().find("conv-bn-folding"), std::string::npos);
   EXPECT_EQ(o2->mode(), "sink");
+}
+
+// The NHWC layout pass (-O2): every Conv in NHWC, the pools, the BatchNormalization+Relu after
+// the Concat and the Concat itself follow; -O0 keeps the graph NCHW. (Outputs: OptimizedModel.)
+TEST(OptimizerModelTest, O2RunsConvolutionsAndTheirNeighboursInNhwc) {
+  auto o0 = Load("nhwc_ops", 0), o2 = Load("nhwc_ops", 2);
+  ASSERT_TRUE(o0 && o2);
+  auto before = OpCounts(o0->graph()), after = OpCounts(o2->graph());
+  EXPECT_EQ(before["Transpose"] + before["PoolNhwc"] + before["ScaleShift"] + before["FusedConv"], 0);
+  EXPECT_EQ(after["FusedConv"], 5);
+  EXPECT_EQ(after["Conv"] + after["MaxPool"] + after["BatchNormalization"] + after["Relu"], 0);
+  EXPECT_EQ(after["PoolNhwc"], 3);  // two MaxPools (ceil_mode) and the AveragePool without padding
+  EXPECT_EQ(after["ScaleShift"], 1);
+  int nhwc = 0;
+  for (size_t n = 0; n < o2->graph().num_nodes(); ++n) {
+    const Node& node = o2->graph().node(static_cast<NodeId>(n));
+    if (node.type == "FusedConv") nhwc += *node.GetAttr<std::string>("layout") == "NHWC";
+  }
+  EXPECT_EQ(nhwc, 5);
 }
 
 TEST(OptimizerModelTest, O2RecognizesTheDecomposedLayerNorm) {

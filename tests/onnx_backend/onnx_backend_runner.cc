@@ -5,6 +5,9 @@
 //
 //   onnx_backend_runner [--suite S] [--filter SUB] [--mode host|sink] [--zero-copy] [--opt-level 0|1|2]
 //                       [--list-failures-by-reason]
+//   --const-inputs: every input but the first becomes a constant of the graph (its test data),
+//   so the paths for constant weights are checked against the references too (NHWC layout with
+//   packed weights, fusions, folding); one model per data set.
 //   --zero-copy: each data set runs three times — on device buffers (Model::RunWithDeviceBuffers),
 //   on host tensors, and on fresh device buffers — each checked against the reference, and the
 //   input buffers must come back unchanged.
@@ -47,6 +50,7 @@ struct Options {
   bool by_reason = false, verbose = false, zero_copy = false;
   int timeout_s = 60;
   int opt_level = 2;  // the graph optimizer's level (ModelOptions::opt_level)
+  bool const_inputs = false;
 };
 
 struct Counts {
@@ -178,6 +182,31 @@ std::string RunOnDeviceBuffers(ge::Model& model, const std::vector<ge::HostTenso
   return why;
 }
 
+// The case's model with every input but the first bound to the data set's tensors as
+// constants; *inputs keeps only the first.
+ge::Status LoadWithConstInputs(const fs::path& dir, const ge::ModelOptions& mo, std::vector<ge::HostTensor>* inputs,
+                               std::unique_ptr<ge::Model>* model) {
+  std::shared_ptr<ge::Graph> g;
+  GE_RETURN_IF_ERROR(ge::LoadOnnxModel((dir / "model.onnx").string(), &g));
+  auto& gin = g->mutable_inputs();
+  for (size_t i = 1; i < gin.size() && i < inputs->size(); ++i) {
+    ge::Value& v = g->value(gin[i]);
+    if (v.desc.kind != ge::ValueKind::kTensor) continue;
+    v.constant = (*inputs)[i];
+    v.desc = (*inputs)[i].desc();
+  }
+  std::vector<ge::ValueId> kept;
+  std::vector<ge::HostTensor> kept_inputs;
+  for (size_t i = 0; i < gin.size(); ++i)
+    if (!g->value(gin[i]).constant) {
+      kept.push_back(gin[i]);
+      if (i < inputs->size()) kept_inputs.push_back((*inputs)[i]);
+    }
+  gin = kept;
+  *inputs = std::move(kept_inputs);
+  return ge::Model::FromGraph(g, mo, model);
+}
+
 // Runs one case in this process; "" on success, else the reason.
 std::string RunCase(const fs::path& dir, const Options& opt) {
   ge::ModelOptions mo;
@@ -207,6 +236,10 @@ std::string RunCase(const fs::path& dir, const Options& opt) {
       st = ge::LoadTestDataFile(out_pbs[i].string(), d ? d->kind : ge::ValueKind::kTensor, &want.back());
       if (!st.ok()) return "reference output: " + st.message();
       if (d) MatchBf16(d->dtype, &want.back());
+    }
+    if (opt.const_inputs) {
+      st = LoadWithConstInputs(dir, mo, &inputs, &model);
+      if (!st.ok()) return "load with constant inputs: " + st.message();
     }
     for (int pass = 0; pass < (opt.zero_copy ? 3 : 1); ++pass) {
       if (opt.zero_copy && pass != 1) {
@@ -374,6 +407,8 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       o->by_reason = true;
     else if (a == "--zero-copy")
       o->zero_copy = true;
+    else if (a == "--const-inputs")
+      o->const_inputs = true;
     else if (a == "--opt-level")
       o->opt_level = std::atoi(next().c_str());
     else if (a == "-v")
