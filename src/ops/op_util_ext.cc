@@ -196,30 +196,43 @@ void CopyRows(const StridedView& v, const T* x, T* y, int64_t begin, int64_t end
   }
 }
 
-// A 2-D transpose (out[i][j] = x[i + j * s1], the read contiguous along i, e.g. NCHW -> NHWC
-// with few channels): tiles of 64 rows, each read once along i and written with stride d1.
+// A transpose of the two innermost dims with a contiguous read along the first of them
+// (out[..][i][j] = x[.. + i + j * s], e.g. NCHW -> NHWC with few channels, or a channel
+// shuffle): per outer index, tiles of 64 i, each read once along i and written with stride d1.
 template <typename T>
-void Transpose2d(const StridedView& v, const T* x, T* y, int64_t begin, int64_t end) {
-  const int64_t d1 = v.dims[1], s1 = v.strides[1];
+void TransposeInner(const StridedView& v, const T* x, T* y, int64_t begin, int64_t end) {
+  const int r = v.rank;
+  const int64_t d0 = v.dims[r - 2], d1 = v.dims[r - 1], s1 = v.strides[r - 1], plane = d0 * d1;
   constexpr int64_t kTile = 64;
-  for (int64_t i0 = begin / d1; i0 * d1 < end; i0 += kTile) {
-    int64_t i1 = std::min<int64_t>(i0 + kTile, (end + d1 - 1) / d1);
-    for (int64_t j = 0; j < d1; ++j)
-      for (int64_t i = i0; i < i1; ++i) {
-        int64_t o = i * d1 + j;
-        if (o >= begin && o < end) y[o] = x[i + j * s1];
-      }
+  for (int64_t outer = begin / plane; outer * plane < end; ++outer) {
+    int64_t base = 0, rem = outer;  // the outer index's input offset
+    for (int d = r - 3; d >= 0; --d) {
+      base += (rem % v.dims[d]) * v.strides[d];
+      rem /= v.dims[d];
+    }
+    const int64_t lo = std::max<int64_t>(begin - outer * plane, 0), hi = std::min<int64_t>(end - outer * plane, plane);
+    T* yo = y + outer * plane;
+    const T* xo = x + base;
+    for (int64_t i0 = lo / d1; i0 * d1 < hi; i0 += kTile) {
+      int64_t i1 = std::min<int64_t>(i0 + kTile, (hi + d1 - 1) / d1);
+      for (int64_t j = 0; j < d1; ++j)
+        for (int64_t i = i0; i < i1; ++i) {
+          int64_t o = i * d1 + j;
+          if (o >= lo && o < hi) yo[o] = xo[i + j * s1];
+        }
+    }
   }
 }
 
 }  // namespace
 
 void StridedCopy(const StridedView& v, const void* in, void* out, int64_t begin, int64_t end) {
-  const bool transpose = v.rank == 2 && v.strides[0] == 1 && v.dims[1] < 64 && v.strides[1] != 0;
+  const bool transpose =
+      v.rank >= 2 && v.strides[v.rank - 2] == 1 && v.dims[v.rank - 1] < 64 && v.strides[v.rank - 1] != 0;
   GE_DISPATCH_BYTES(v.elem_size, {
     const scalar_t* x = static_cast<const scalar_t*>(in) + v.offset;
     if (transpose)
-      Transpose2d<scalar_t>(v, x, static_cast<scalar_t*>(out), begin, end);
+      TransposeInner<scalar_t>(v, x, static_cast<scalar_t*>(out), begin, end);
     else
       CopyRows<scalar_t>(v, x, static_cast<scalar_t*>(out), begin, end);
   });

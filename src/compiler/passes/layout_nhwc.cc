@@ -55,10 +55,15 @@ class LayoutPass {
     const auto readers = g_->Consumers();
     const std::vector<bool> is_output = OutputMask();
     std::vector<bool> fused_away(g_->num_nodes(), false);  // Relus folded into a ScaleShift
+    shuffled_.assign(g_->num_nodes(), false);
     for (NodeId n : order) {
-      if (fused_away[n]) continue;
+      if (fused_away[n] || (n < static_cast<NodeId>(shuffled_.size()) && shuffled_[n])) continue;
       if (ConvEligible(n)) {
         ConvertConv(n);
+      } else if (ConvertShuffle(n, readers, is_output)) {
+        continue;
+      } else if (g_->node(n).type == "Slice" && FollowerEligible(n)) {
+        ConvertSlice(n);
       } else if (g_->node(n).type == "BatchNormalization" && FollowerEligible(n)) {
         ConvertBatchNorm(n, readers, is_output, &fused_away);
       } else if (FollowerEligible(n)) {
@@ -109,6 +114,7 @@ class LayoutPass {
     const Node& node = g_->node(n);
     bool elementwise = Elementwise().count(node.type) > 0;
     if (node.type == "BatchNormalization") return BatchNormEligible(node);
+    if (node.type == "Slice") return SliceEligible(node);
     bool concat = node.type == "Concat", gap = node.type == "GlobalAveragePool";
     bool pool = node.type == "MaxPool" || node.type == "AveragePool";
     if (!elementwise && !concat && !gap && !pool) return false;
@@ -135,6 +141,92 @@ class LayoutPass {
       any_nhwc |= nhwc_.count(v) > 0 && moved_.count(v) > 0;
     }
     return any_nhwc;
+  }
+
+  // A Slice of an NHWC value with constant axes (any starts/ends/steps: per axis, unchanged).
+  bool SliceEligible(const Node& node) const {
+    if (node.inputs.size() < 4 || node.inputs[3] == kNoValue || node.outputs.size() != 1) return false;
+    if (!moved_.count(node.inputs[0]) || !Is4dFloat(g_->value(node.outputs[0]))) return false;
+    const Value& axes = g_->value(node.inputs[3]);
+    return axes.constant && axes.constant->dtype() == DT_INT64;
+  }
+
+  // Slice: the axes constant remapped to NHWC (N 0 -> 0, C 1 -> 3, H 2 -> 1, W 3 -> 2).
+  void ConvertSlice(NodeId n) {
+    Node node = g_->node(n);
+    const HostTensor& src = *g_->value(node.inputs[3]).constant;  // copies share bytes: copy them
+    HostTensor axes = HostTensor::FromBytes(src.dtype(), src.shape(), src.data(), src.NumBytes());
+    static constexpr int64_t kToNhwc[4] = {0, 3, 1, 2};
+    for (int64_t i = 0; i < axes.NumElements(); ++i) {
+      int64_t& a = axes.mutable_data_as<int64_t>()[i];
+      a = kToNhwc[a < 0 ? a + 4 : a];
+    }
+    ValueId av = g_->AddConstant(node.name + "/axes_nhwc", std::move(axes));
+    ValueId x = ToNhwc(node.inputs[0]);
+    ValueId yn = AddNhwcTwin(node.outputs[0]);
+    Node& out = g_->node(n);
+    out.inputs[0] = x;
+    out.inputs[3] = av;
+    out.outputs = {yn};
+    g_->value(yn).producer = n;
+    g_->value(yn).producer_output = 0;
+    ++stats_->followers;
+  }
+
+  // Channel shuffle on an NHWC value: Reshape [N, C, H, W] -> [N, g, C/g, H, W], Transpose
+  // [0, 2, 1, 3, 4], Reshape back to [N, C, H, W] (each the sole reader of the last) becomes
+  // Reshape [N, H, W, g, C/g], Transpose [0, 1, 2, 4, 3], Reshape [N, H, W, C] on the NHWC form.
+  bool ConvertShuffle(NodeId r1, const std::vector<std::vector<std::pair<NodeId, int>>>& readers,
+                      const std::vector<bool>& is_output) {
+    const Node& a = g_->node(r1);
+    if (a.type != "Reshape" || a.inputs.size() < 2 || a.outputs.size() != 1 || !moved_.count(a.inputs[0])) return false;
+    const Shape& xs = g_->value(a.inputs[0]).desc.shape;
+    const Shape& s5 = g_->value(a.outputs[0]).desc.shape;
+    if (!xs.IsStatic() || xs.GetDimNum() != 4 || !s5.IsStatic() || s5.GetDimNum() != 5) return false;
+    if (s5.GetDim(0) != xs.GetDim(0) || s5.GetDim(1) * s5.GetDim(2) != xs.GetDim(1) || s5.GetDim(3) != xs.GetDim(2) ||
+        s5.GetDim(4) != xs.GetDim(3))
+      return false;
+    auto sole = [&](ValueId v, const char* type) -> NodeId {
+      if (is_output[v] || readers[v].size() != 1) return -1;
+      const Node& r = g_->node(readers[v][0].first);
+      return r.type == type && r.domain.empty() && r.outputs.size() == 1 ? readers[v][0].first : -1;
+    };
+    NodeId t = sole(a.outputs[0], "Transpose");
+    if (t < 0) return false;
+    const auto* perm = g_->node(t).GetAttr<std::vector<int64_t>>("perm");
+    if (!perm || *perm != std::vector<int64_t>{0, 2, 1, 3, 4}) return false;
+    NodeId r2 = sole(g_->node(t).outputs[0], "Reshape");
+    if (r2 < 0 || g_->value(g_->node(r2).outputs[0]).desc.shape != xs) return false;
+    const int64_t n = xs.GetDim(0), c = xs.GetDim(1), h = xs.GetDim(2), w = xs.GetDim(3), grp = s5.GetDim(1);
+    auto shape_const = [&](const std::string& name, std::vector<int64_t> dims) {
+      HostTensor st(DT_INT64, Shape({static_cast<int64_t>(dims.size())}));
+      std::copy(dims.begin(), dims.end(), st.mutable_data_as<int64_t>());
+      return g_->AddConstant(name, std::move(st));
+    };
+    const std::string base = g_->node(r1).name;
+    ValueId x = ToNhwc(g_->node(r1).inputs[0]);
+    ValueId s1 = shape_const(base + "/shape_nhwc", {n, h, w, grp, c / grp});
+    ValueId s2 = shape_const(base + "/shape_nhwc_back", {n, h, w, c});
+    TensorDesc d = g_->value(x).desc;
+    d.shape = Shape({n, h, w, grp, c / grp});
+    ValueId v1 = g_->AddValue(base + "/nhwc5", d);
+    d.shape = Shape({n, h, w, c / grp, grp});
+    ValueId v2 = g_->AddValue(base + "/nhwc5_t", d);
+    ValueId yn = AddNhwcTwin(g_->node(r2).outputs[0]);
+    auto rewrite = [&](NodeId id, std::vector<ValueId> ins, ValueId out) {
+      Node& node = g_->node(id);
+      node.inputs = std::move(ins);
+      node.outputs = {out};
+      g_->value(out).producer = id;
+      g_->value(out).producer_output = 0;
+    };
+    rewrite(r1, {x, s1}, v1);
+    rewrite(t, {v1}, v2);
+    g_->node(t).attrs["perm"] = std::vector<int64_t>{0, 1, 2, 4, 3};
+    rewrite(r2, {v2, s2}, yn);
+    shuffled_[t] = shuffled_[r2] = true;
+    stats_->followers += 3;
+    return true;
   }
 
   // An inference BatchNormalization of an NHWC value with constant parameters.
@@ -310,6 +402,7 @@ class LayoutPass {
   std::unordered_map<ValueId, ValueId> nhwc_;  // value -> its NHWC form
   std::unordered_set<ValueId> moved_;          // values whose producer now writes the NHWC form
   std::unordered_set<ValueId> nchw_again_;     // moved values given a Transpose back
+  std::vector<bool> shuffled_;                 // Transpose/Reshape nodes rewritten by ConvertShuffle
 };
 
 }  // namespace

@@ -4,7 +4,8 @@
 // NHWC FusedConv whose weights come from a ConvWeightPack node (folded to a constant by the next
 // static inference). Layout-agnostic consumers (elementwise ops, Concat on channels,
 // 2-D MaxPool/AveragePool/GlobalAveragePool as PoolNhwc, inference BatchNormalization (+ Relu)
-// as ScaleShift) follow their producers into NHWC, with
+// as ScaleShift, Slice with constant axes, the channel shuffle Reshape-Transpose-Reshape)
+// follow their producers into NHWC, with
 // constant operands permuted; a Transpose back to NCHW is inserted only where a consumer or a graph output needs the
 // NCHW value, and a Transpose to NHWC only where an NCHW value feeds an NHWC node. Runs only where the NHWC kernels
 // exist (ConvWeightPack is registered).
