@@ -1,12 +1,14 @@
 // `ge bench MODEL [--mode M] [--runs N] [--warmup N] [--threads T] [--streams S] [--zero-copy]
-//  [--input-shape NAME=D0,D1,...]`: compiles once, runs --warmup untimed runs, then times --runs
-// runs of Model::Run (inputs in, execute, outputs out) — or, with --zero-copy, of
-// Model::RunWithDeviceBuffers on device buffers allocated once — and prints min, median and p90
-// per run and per op (divided by the graph's node count), plus the memory report of the sink
-// segments.
+//  [--input-shape NAME=D0,D1,...] [--input NAME=FILE.npy] [--per-op]`: compiles once, runs --warmup
+// untimed runs, then times --runs runs of Model::Run (inputs in, execute, outputs out) — or, with
+// --zero-copy, of Model::RunWithDeviceBuffers on device buffers allocated once — and prints min,
+// median and p90 per run and per op (divided by the graph's node count), GFLOP/s at the median
+// where the model's FLOPs are known, plus the memory report of the sink segments. --per-op then
+// profiles --runs more runs (one model stream) and prints time per op type and the slowest nodes.
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -46,6 +48,59 @@ struct DeviceBuffers {
     return Status::Ok();
   }
 };
+
+// Per-node device times over `runs` profiled runs: a table by op type and the 10 slowest nodes.
+Status PrintPerOp(Model* model, const BenchArgs& args, const std::vector<HostTensor>& inputs) {
+  Model* profiled = model;
+  std::unique_ptr<Model> one_stream;
+  if (!model->SetProfiling(true).ok()) {  // a multi-stream sink segment: profile a one-stream copy
+    ModelOptions options;
+    options.mode = args.mode;
+    GE_RETURN_IF_ERROR(ParseInputShapes(args.input_shapes, &options.input_shapes));
+    options.max_streams = 1;
+    options.opt_level = args.opt_level;
+    GE_RETURN_IF_ERROR(Model::Load(args.model, options, &one_stream));
+    GE_RETURN_IF_ERROR(one_stream->SetProfiling(true));
+    profiled = one_stream.get();
+  }
+  std::vector<HostTensor> outputs;
+  for (int i = 0; i < std::min(args.warmup, 3); ++i) GE_RETURN_IF_ERROR(profiled->Run(inputs, &outputs));
+  OpProfile profile;
+  GE_RETURN_IF_ERROR(profiled->TakeProfile(&profile));  // drops the warm-up runs
+  for (int i = 0; i < args.runs; ++i) GE_RETURN_IF_ERROR(profiled->Run(inputs, &outputs));
+  GE_RETURN_IF_ERROR(profiled->TakeProfile(&profile));
+  GE_RETURN_IF_ERROR(profiled->SetProfiling(false));
+  struct TypeRow {
+    double us = 0;
+    int nodes = 0;
+  };
+  std::map<std::string, TypeRow> by_type;
+  double total = 0;
+  auto per_run_us = [](const OpTiming& t) { return t.runs ? static_cast<double>(t.total_ns) / 1e3 / t.runs : 0.0; };
+  for (const OpTiming& t : profile) {
+    by_type[t.type].us += per_run_us(t);
+    by_type[t.type].nodes += 1;
+    total += per_run_us(t);
+  }
+  std::vector<std::pair<std::string, TypeRow>> types(by_type.begin(), by_type.end());
+  std::sort(types.begin(), types.end(), [](const auto& a, const auto& b) { return a.second.us > b.second.us; });
+  fmt::print("per op type (device time per run, {} profiled runs{}):\n", args.runs,
+             profiled == model ? "" : ", one model stream");
+  fmt::print("  {:<24} {:>6} {:>12} {:>7}\n", "op type", "nodes", "us", "%");
+  for (const auto& [type, row] : types)
+    fmt::print("  {:<24} {:>6} {:>12.3f} {:>6.1f}%\n", type, row.nodes, row.us, total > 0 ? 100 * row.us / total : 0);
+  fmt::print("  {:<24} {:>6} {:>12.3f}\n", "total", profile.size(), total);
+  std::vector<const OpTiming*> slow;
+  for (const OpTiming& t : profile) slow.push_back(&t);
+  std::sort(slow.begin(), slow.end(),
+            [&](const OpTiming* a, const OpTiming* b) { return per_run_us(*a) > per_run_us(*b); });
+  slow.resize(std::min<size_t>(slow.size(), 10));
+  fmt::print("slowest nodes:\n");
+  fmt::print("  {:>12}  {:<16} {}\n", "us", "op type", "node (input shapes)");
+  for (const OpTiming* t : slow)
+    fmt::print("  {:>12.3f}  {:<16} {} ({})\n", per_run_us(*t), t->type, t->node, t->input_shapes);
+  return Status::Ok();
+}
 
 }  // namespace
 
@@ -91,7 +146,7 @@ int BenchCommand(const BenchArgs& args) {
   Status st = Model::Load(args.model, options, &model);
   auto t1 = Clock::now();
   std::vector<HostTensor> inputs, outputs;
-  if (st.ok()) st = PrepareInputs(model->inputs(), {}, options.input_shapes, &inputs);
+  if (st.ok()) st = PrepareInputs(model->inputs(), args.inputs, options.input_shapes, &inputs);
   DeviceBuffers buffers;
   if (st.ok() && args.zero_copy) {  // buffers sized by one host-tensor run
     st = model->Run(inputs, &outputs);
@@ -119,9 +174,18 @@ int BenchCommand(const BenchArgs& args) {
              args.zero_copy ? " (zero copy)" : "", model->num_nodes(), cores);
   fmt::print("compile: {:.3f} ms  runs: {}  warmup: {}\n", std::chrono::duration<double, std::milli>(t1 - t0).count(),
              args.runs, args.warmup);
-  fmt::print("per run (us): min {:.3f}  median {:.3f}  p90 {:.3f}\n", mn, med, p90);
+  const double flops = model->Flops();
+  fmt::print("per run (us): min {:.3f}  median {:.3f}  p90 {:.3f}{}\n", mn, med, p90,
+             flops > 0 ? fmt::format("  ({:.3f} GFLOP, {:.2f} GFLOP/s at the median)", flops / 1e9, flops / (med * 1e3))
+                       : std::string());
   fmt::print("per op  (us): min {:.4f}  median {:.4f}  p90 {:.4f}\n", mn / nodes, med / nodes, p90 / nodes);
   PrintReport(*model);
+  if (args.per_op) {
+    if (Status p = PrintPerOp(model.get(), args, inputs); !p.ok()) {
+      fmt::print(stderr, "error: --per-op: {}\n", p.message());
+      return 1;
+    }
+  }
   return 0;
 }
 

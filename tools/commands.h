@@ -33,6 +33,8 @@ struct BenchArgs {
   bool zero_copy = false;  // time Model::RunWithDeviceBuffers on preallocated device buffers
   int opt_level = 2;       // -O0 / -O1 / -O2, or --opt-level N
   std::vector<std::string> input_shapes;
+  std::vector<std::string> inputs;  // NAME=FILE.npy, as for `ge run`
+  bool per_op = false;              // profiled runs after the timed ones: time per op type, slowest nodes
 };
 
 int BenchCommand(const BenchArgs& args);

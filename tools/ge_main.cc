@@ -39,6 +39,10 @@ int main(int argc, char** argv) {
                    "graph optimizer level: -O0 none, -O1 basic, -O2 fusions (default)")
       ->check(CLI::Range(0, 2));
   bench_cmd->add_option("--input-shape", bench.input_shapes, "NAME=D0,D1,... for inputs with dynamic dims");
+  bench_cmd->add_option("--input", bench.inputs, "NAME=FILE.npy (repeatable; default: random data)");
+  bench_cmd->add_flag("--per-op", bench.per_op,
+                      "after the timed runs, profile --runs runs (one model stream): time per op type and the 10 "
+                      "slowest nodes");
   CLI11_PARSE(app, argc, argv);
   if (*run_cmd) return ge::tool::RunCommand(run);
   if (*bench_cmd) return ge::tool::BenchCommand(bench);

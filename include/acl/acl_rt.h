@@ -135,6 +135,13 @@ aclError aclmdlRIGetTaskNum(aclmdlRI model, uint32_t* numTasks);
 // model first; later executions use the new address.
 aclError aclmdlRIUpdateTaskAddr(aclmdlRI model, uint32_t modelStream, uint32_t taskIndex, uint32_t addrIndex,
                                 void* addr);
+// GE: per-kernel-task timing of a loaded single-stream model (ACL_ERROR_RT_FEATURE_NOT_SUPPORT for
+// several streams). While enabled, every execution adds each kernel task's duration (steady
+// clock, ns) to its total; disabled (the default) it costs nothing measurable.
+aclError aclmdlRISetProfiling(aclmdlRI model, int enable);
+// The totals by kernel task, in the order the kernel tasks were added (`count` entries; missing
+// ones are 0), and the number of executions they cover (may be null); then clears them.
+aclError aclmdlRIGetKernelTimes(aclmdlRI model, uint64_t* ns, uint32_t count, uint32_t* executions);
 aclError aclmdlRIDestroy(aclmdlRI model);
 
 #ifdef __cplusplus

@@ -13,6 +13,7 @@
 
 #include "base/status.h"
 #include "ge/model_report.h"
+#include "ge/op_profile.h"
 #include "graph/tensor.h"
 
 namespace ge {
@@ -53,6 +54,15 @@ class Model {
   // least the tensor's bytes; inputs and outputs must have static shapes. A model that is one
   // sink segment reads and writes them in place (zero copy); otherwise the tensors are copied.
   Status RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs);
+  // Per-node timing of the runs that follow (on the model's primary executors, so profile from
+  // one thread): each node's device time. A sink segment must have one model stream (load with
+  // max_streams = 1; fails otherwise). TakeProfile returns one entry per node run since the last
+  // call (in execution order) and clears the totals.
+  Status SetProfiling(bool on);
+  Status TakeProfile(OpProfile* out);
+  // The model's FLOPs, 2 * multiply-accumulates of its Conv, FusedConv, MatMul, Gemm and
+  // FusedMatMul nodes from the compiled graph's static shapes; 0 when none or a shape is dynamic.
+  double Flops() const;
   const Graph& graph() const;  // after every pass
   std::vector<TensorInfo> inputs() const;
   std::vector<TensorInfo> outputs() const;

@@ -31,7 +31,67 @@ Status NoThrow(F&& f) noexcept {
   }
 }
 
+// Multiply-accumulates of one Conv/FusedConv/MatMul/Gemm/FusedMatMul node from static shapes;
+// -1 when a shape is not static.
+double NodeMacs(const Graph& g, const Node& node) {
+  if (node.inputs.size() < 2 || node.outputs.empty() || node.inputs[0] == kNoValue || node.inputs[1] == kNoValue ||
+      node.outputs[0] == kNoValue)
+    return 0;
+  const Shape& a = g.value(node.inputs[0]).desc.shape;
+  const Shape& w = g.value(node.inputs[1]).desc.shape;
+  const Shape& y = g.value(node.outputs[0]).desc.shape;
+  if (!a.IsStatic() || !y.IsStatic() || a.GetDimNum() < 1) return -1;
+  const double out = static_cast<double>(y.GetShapeSize());
+  if (node.type == "Conv" || node.type == "FusedConv") {
+    const auto* layout = node.GetAttr<std::string>("layout");
+    const bool nhwc = layout && *layout == "NHWC";
+    if (a.GetDimNum() < 3) return -1;
+    const int64_t c = nhwc ? a.GetDim(a.GetDimNum() - 1) : a.GetDim(1);
+    const auto* group = node.GetAttr<int64_t>("group");
+    const int64_t groups = group && *group > 0 ? *group : 1;
+    double kernel = 1;
+    if (const auto* k = node.GetAttr<std::vector<int64_t>>("kernel_shape"); k && !k->empty()) {
+      for (int64_t d : *k) kernel *= static_cast<double>(d);
+    } else {  // unpacked weights [M, C/group, k...]
+      if (!w.IsStatic() || w.GetDimNum() < 3) return -1;
+      for (size_t i = 2; i < w.GetDimNum(); ++i) kernel *= static_cast<double>(w.GetDim(i));
+    }
+    return out * static_cast<double>(c / groups) * kernel;
+  }
+  // MatMul-like: K is A's last dim (Gemm: the first with transA).
+  const auto* trans_a = node.GetAttr<int64_t>("transA");
+  const int64_t k =
+      node.type == "Gemm" && trans_a && *trans_a != 0 && a.GetDimNum() == 2 ? a.GetDim(0) : a.GetDim(a.GetDimNum() - 1);
+  return out * static_cast<double>(k);
+}
+
 }  // namespace
+
+double Model::Flops() const {
+  const Graph& g = graph();
+  double macs = 0;
+  for (size_t n = 0; n < g.num_nodes(); ++n) {
+    const Node& node = g.node(static_cast<NodeId>(n));
+    if (node.type != "Conv" && node.type != "FusedConv" && node.type != "MatMul" && node.type != "Gemm" &&
+        node.type != "FusedMatMul")
+      continue;
+    const double m = NodeMacs(g, node);
+    if (m < 0) return 0;
+    macs += m;
+  }
+  return 2 * macs;
+}
+
+Status Model::SetProfiling(bool on) {
+  std::lock_guard<std::mutex> lk(primary_mu_);
+  return compiled_->SetProfiling(on);
+}
+
+Status Model::TakeProfile(OpProfile* out) {
+  std::lock_guard<std::mutex> lk(primary_mu_);
+  out->clear();
+  return compiled_->TakeProfile(out);
+}
 
 template <typename F>
 Status Model::WithInstance(F&& f) {

@@ -12,6 +12,9 @@ void SetRecentErrMsg(std::string msg) {
   recent_err_msg = std::move(msg);
 }
 const std::string& RecentErrMsg() { return recent_err_msg; }
+void ClearRecentErrMsg() {
+  if (!recent_err_msg.empty()) recent_err_msg.clear();
+}
 }  // namespace ge
 
 extern "C" const char* aclGetRecentErrMsg(void) { return ge::RecentErrMsg().c_str(); }

@@ -68,7 +68,7 @@ Status OpCall::InferShape() {
     return Status::Ok();
   }
   gert::InferShapeContext ctx(&data_);
-  SetRecentErrMsg("");
+  ClearRecentErrMsg();
   if (impl->infer_shape(&ctx) != GRAPH_SUCCESS) {
     const std::string why = RecentErrMsg();
     return InvalidArgument("{}: shape inference failed for inputs ({}){}{}", NodeLabel(*node_), DescribeInputs(),

@@ -89,4 +89,29 @@ void ReleaseSunkConstants(CompiledGraph* compiled) {
   }
 }
 
+Status CompiledModel::SetProfiling(bool on) {
+  for (size_t k = 0; k < compiled_->segments.size(); ++k) {
+    if (sinks_[k]) {
+      if (Status st = sinks_[k]->SetProfiling(on); !st.ok()) {
+        if (on) (void)SetProfiling(false);  // all or nothing
+        return Error(st.code(), "segment {}: {}", k, st.message());
+      }
+    } else {
+      hosts_[k]->SetProfiling(on);
+    }
+  }
+  return Status::Ok();
+}
+
+Status CompiledModel::TakeProfile(OpProfile* out) {
+  for (size_t k = 0; k < compiled_->segments.size(); ++k) {
+    if (sinks_[k]) {
+      GE_RETURN_IF_ERROR(sinks_[k]->TakeProfile(out));
+    } else {
+      hosts_[k]->TakeProfile(out);
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace ge

@@ -10,6 +10,7 @@
 
 #include "base/status.h"
 #include "compiler/compiled_graph.h"
+#include "executor/op_profile.h"
 #include "graph/graph.h"
 
 namespace ge {
@@ -26,6 +27,11 @@ class CompiledModel {
   // The same segments with their own per-run state (sink: shared program and weights, own
   // arena and device model; host: own executor): what a concurrent run needs.
   Status Clone(std::unique_ptr<CompiledModel>* out) const;
+
+  // Per-node timing in every segment (sink segments need one model stream: compile with
+  // max_streams = 1); TakeProfile appends the segments' entries in order and clears them.
+  Status SetProfiling(bool on);
+  Status TakeProfile(OpProfile* out);
 
   const CompiledGraph& compiled_graph() const { return *compiled_; }
   std::string mode() const { return compiled_->mode(); }

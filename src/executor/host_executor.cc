@@ -1,6 +1,7 @@
 // Host scheduling: per node infer -> tiling -> alloc -> launch -> free.
 #include "executor/host_executor.h"
 
+#include <chrono>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -134,11 +135,30 @@ Status HostExecutor::RunStep(Step& step) {
     if (call.output(o).GetShapeSize() < 0)
       return Internal("{}: output {} shape {} is not concrete after inference", NodeLabel(node), o,
                       ShapeToString(call.output(o).GetStorageShape()));
-    GE_RETURN_IF_ERROR(AllocDeviceTensor(allocator_.get(), call.output(o).GetDataType(),
-                                         call.output(o).GetStorageShape(), &call.output(o)));
+    // Inference set the shape and dtype in place: only the bytes are new.
+    gert::Tensor& out = call.output(o);
+    const size_t bytes = out.GetSize();
+    void* p = allocator_->Malloc(bytes == 0 ? 1 : bytes);
+    if (p == nullptr)
+      return Error(Status::kOutOfMemory, "{}: out of device memory allocating {} bytes for output {}: {}",
+                   NodeLabel(node), bytes, o, aclGetRecentErrMsg());
+    out.SetFormat(FORMAT_ND);
+    out.SetAddr(p);
   }
   std::vector<void*> workspaces;
-  Status st = LaunchOrExecute(step, workspaces);
+  Status st;
+  if (profiling_) {
+    const auto start = std::chrono::steady_clock::now();
+    st = LaunchOrExecute(step, workspaces);
+    if (aclError ret = aclrtSynchronizeStream(stream_); ret != ACL_SUCCESS && st.ok())
+      st = DeviceError(ret, "device error");
+    step.total_ns += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+    ++step.runs;
+    step.input_shapes = call.DescribeInputs();
+  } else {
+    st = LaunchOrExecute(step, workspaces);
+  }
   for (void* w : workspaces) allocator_->Free(w);
   for (size_t o = 0; o < node.outputs.size(); ++o) {
     ValueId v = node.outputs[o];
@@ -157,6 +177,18 @@ Status HostExecutor::RunStep(Step& step) {
   return Status::Ok();
 }
 
+void HostExecutor::SetProfiling(bool on) { profiling_ = on; }
+
+void HostExecutor::TakeProfile(OpProfile* out) {
+  for (auto& step : steps_) {
+    if (step->runs == 0) continue;
+    const Node& node = graph_->node(step->node);
+    out->push_back(OpTiming{node.name, node.type, step->input_shapes, step->total_ns, step->runs});
+    step->total_ns = 0;
+    step->runs = 0;
+  }
+}
+
 Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces) {
   const Node& node = graph_->node(step.node);
   const auto* impl = step.binding.impl;
@@ -172,7 +204,7 @@ Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces)
     };
     gert::OpExecuteContext ctx(&call.data());
     ++stats_.fallbacks;
-    SetRecentErrMsg("");
+    ClearRecentErrMsg();
     rt::ScopedLaunchName name(step.label.c_str());  // names the kernels the single-op API launches
     if (impl->op_execute_func(&ctx) != GRAPH_SUCCESS) {
       std::string why = RecentErrMsg();

@@ -15,6 +15,7 @@
 #include "compiler/host_plan.h"
 #include "compiler/op_call.h"
 #include "compiler/placement.h"
+#include "executor/op_profile.h"
 #include "graph/graph.h"
 
 namespace ge {
@@ -45,6 +46,12 @@ class HostExecutor {
   // Checks inputs against the graph's declared inputs, runs, and copies outputs to host.
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
   const HostNodeStats& stats() const { return stats_; }
+  // Per-node timing: while on, each node's launch (or op-execute call) is followed by a stream
+  // synchronize and timed from the launch to the end of its device work (steady clock). Off
+  // (the default) it costs one branch per node. TakeProfile appends one entry per node run
+  // and clears the totals.
+  void SetProfiling(bool on);
+  void TakeProfile(OpProfile* out);
   // Nodes in execution order (for tests and reports).
   const std::vector<NodeId>& order() const { return plan_->order; }
 
@@ -63,6 +70,10 @@ class HostExecutor {
     OpCall call;
     bool needs_sync = false;  // a value-depend input is computed on the device
     bool use_fallback = false;
+    // profiling
+    uint64_t total_ns = 0;
+    uint32_t runs = 0;
+    std::string input_shapes;
   };
 
   HostExecutor() = default;
@@ -80,6 +91,7 @@ class HostExecutor {
   aclrtStream stream_ = nullptr;
   uint32_t core_num_ = 1;
   HostNodeStats stats_;
+  bool profiling_ = false;
   std::vector<void*> addrs_;  // scratch for kernel arguments
 };
 

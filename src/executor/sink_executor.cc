@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "compiler/node_binding.h"
 #include "compiler/op_call.h"
 #include "executor/device_tensor.h"
@@ -181,6 +183,41 @@ Status SinkExecutor::AddTasks() {
         return Internal("cannot add an event record: {}", aclGetRecentErrMsg());
       ++stream_tasks[stream];
     }
+  }
+  return Status::Ok();
+}
+
+Status SinkExecutor::SetProfiling(bool on) {
+  if (aclmdlRISetProfiling(model_, on ? 1 : 0) != ACL_SUCCESS)
+    return Unsupported("cannot profile the sink segment: {}", aclGetRecentErrMsg());
+  return Status::Ok();
+}
+
+Status SinkExecutor::TakeProfile(OpProfile* out) {
+  const auto& tasks = program_->tasks;  // kernel tasks were added in this order
+  std::vector<uint64_t> ns(tasks.size());
+  uint32_t runs = 0;
+  if (aclmdlRIGetKernelTimes(model_, ns.data(), static_cast<uint32_t>(ns.size()), &runs) != ACL_SUCCESS)
+    return Internal("cannot read the task times: {}", aclGetRecentErrMsg());
+  for (size_t k = 0; k < tasks.size(); ++k) {
+    const Node& node = graph_->node(tasks[k].node);
+    OpTiming t;
+    t.node = node.name;
+    t.type = node.type;
+    std::string shapes;
+    for (ValueId v : node.inputs) {
+      if (!shapes.empty()) shapes += ", ";
+      if (v == kNoValue) {
+        shapes += "<none>";
+        continue;
+      }
+      const gert::Tensor& d = program_->values[v];
+      shapes += fmt::format("{}{}", DataTypeName(d.GetDataType()), ShapeToString(d.GetStorageShape()));
+    }
+    t.input_shapes = std::move(shapes);
+    t.total_ns = ns[k];
+    t.runs = runs;
+    out->push_back(std::move(t));
   }
   return Status::Ok();
 }

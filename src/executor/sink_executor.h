@@ -11,6 +11,7 @@
 #include "acl/acl_rt.h"
 #include "base/status.h"
 #include "compiler/task_generator.h"
+#include "executor/op_profile.h"
 #include "graph/graph.h"
 
 namespace ge {
@@ -31,6 +32,10 @@ class SinkExecutor {
   // input or output are rebound when a buffer's address changes. An output that is a graph
   // input, a constant, or the same bytes as an earlier output is copied into its buffer.
   Status RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs);
+  // Per-task timing of the device model (a one-stream program; fails naming the stream count
+  // otherwise). TakeProfile appends one entry per kernel task's node and clears the totals.
+  Status SetProfiling(bool on);
+  Status TakeProfile(OpProfile* out);
   // Outputs written directly into the caller's buffers by RunWithDeviceBuffers.
   size_t num_zero_copy_outputs() const;
   const SinkProgram& program() const { return *program_; }

@@ -119,6 +119,17 @@ aclError aclmdlRIGetTaskNum(aclmdlRI model, uint32_t* numTasks) {
   });
 }
 
+aclError aclmdlRISetProfiling(aclmdlRI model, int enable) {
+  const char* api = "aclmdlRISetProfiling";
+  return WithModel(api, model, [&](Model& m) -> aclError { return m.SetProfiling(enable != 0); });
+}
+
+aclError aclmdlRIGetKernelTimes(aclmdlRI model, uint64_t* ns, uint32_t count, uint32_t* executions) {
+  const char* api = "aclmdlRIGetKernelTimes";
+  if (count > 0 && ns == nullptr) return InvalidParam("aclmdlRIGetKernelTimes: ns is null");
+  return WithModel(api, model, [&](Model& m) -> aclError { return m.TakeKernelTimes(ns, count, executions); });
+}
+
 aclError aclmdlRIUpdateTaskAddr(aclmdlRI model, uint32_t modelStream, uint32_t taskIndex, uint32_t addrIndex,
                                 void* addr) {
   const char* api = "aclmdlRIUpdateTaskAddr";

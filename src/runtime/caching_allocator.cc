@@ -46,7 +46,15 @@ void* CachingAllocator::Malloc(size_t size) {
     }
     if (ret != ACL_SUCCESS) return nullptr;
   }
-  live_.emplace(ptr, cls);
+  if (!spare_nodes_.empty()) {  // reuse a freed entry: no heap allocation per tensor
+    auto node = std::move(spare_nodes_.back());
+    spare_nodes_.pop_back();
+    node.key() = ptr;
+    node.mapped() = cls;
+    live_.insert(std::move(node));
+  } else {
+    live_.emplace(ptr, cls);
+  }
   in_use_ += cls;
   return ptr;
 }
@@ -60,7 +68,11 @@ void CachingAllocator::Free(void* ptr) {
     return;
   }
   const size_t cls = it->second;
-  live_.erase(it);
+  if (spare_nodes_.size() < kMaxSpareNodes) {
+    spare_nodes_.push_back(live_.extract(it));
+  } else {
+    live_.erase(it);
+  }
   in_use_ -= cls;
   free_lists_[cls].push_back(ptr);
   cached_ += cls;

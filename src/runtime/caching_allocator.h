@@ -40,6 +40,8 @@ class CachingAllocator {
   mutable std::mutex mu_;
   std::unordered_map<size_t, std::vector<void*>> free_lists_;  // size class -> blocks
   std::unordered_map<void*, size_t> live_;                     // block -> size class
+  static constexpr size_t kMaxSpareNodes = 256;
+  std::vector<std::unordered_map<void*, size_t>::node_type> spare_nodes_;  // erased live_ entries, reused
   size_t in_use_ = 0;
   size_t cached_ = 0;
 };

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "base/error_message.h"
 
@@ -219,9 +220,67 @@ aclError Model::RunSingleStream() {
   return ACL_SUCCESS;
 }
 
+// RunSingleStream with a steady_clock reading around every kernel task.
+aclError Model::RunSingleStreamProfiled() {
+  using Clock = std::chrono::steady_clock;
+  if (num_events_ > 0) std::fill_n(single_counts_.get(), num_events_, 0);
+  for (const ModelTask& task : tasks_[0]) {
+    switch (task.type) {
+      case ModelTaskType::kKernel: {
+        const auto start = Clock::now();
+        RunKernel(*pool_, task.func, task.args);
+        kernel_ns_[task.kernel_index] +=
+            static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+        break;
+      }
+      case ModelTaskType::kEventRecord: ++single_counts_[task.event]; break;
+      case ModelTaskType::kEventWait:
+        if (single_counts_[task.event] < task.required) {
+          return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                      fmt::format("model execution cannot progress: model stream 0 waits on "
+                                  "event {} recorded only later on the same stream",
+                                  task.event));
+        }
+        break;
+      default: RunComputeTask(*pool_, task); break;
+    }
+  }
+  ++profiled_executions_;
+  return ACL_SUCCESS;
+}
+
+aclError Model::SetProfiling(bool on) {
+  std::lock_guard<std::mutex> lk(exec_mu_);
+  if (!loaded_) return Fail(ACL_ERROR_RT_MODEL_CONTEXT, "aclmdlRISetProfiling: model is not loaded");
+  if (on && tasks_.size() > 1) {
+    return Fail(
+        ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+        fmt::format("aclmdlRISetProfiling: the model has {} streams; per-task timing needs one", tasks_.size()));
+  }
+  if (on) {
+    kernel_ns_.assign(kernel_names_.size(), 0);
+    profiled_executions_ = 0;
+  }
+  profiling_.store(on, std::memory_order_relaxed);
+  return ACL_SUCCESS;
+}
+
+aclError Model::TakeKernelTimes(uint64_t* ns, uint32_t count, uint32_t* executions) {
+  std::lock_guard<std::mutex> lk(exec_mu_);
+  const size_t n = std::min<size_t>(count, kernel_ns_.size());
+  if (n > 0) std::copy_n(kernel_ns_.begin(), n, ns);
+  if (count > n) std::fill_n(ns + n, count - n, 0);
+  if (executions) *executions = profiled_executions_;
+  std::fill(kernel_ns_.begin(), kernel_ns_.end(), 0);
+  profiled_executions_ = 0;
+  return ACL_SUCCESS;
+}
+
 aclError Model::Execute() {
   std::lock_guard<std::mutex> lk(exec_mu_);
-  const aclError ret = scheduler_ ? scheduler_->Run() : RunSingleStream();
+  const aclError ret = scheduler_                                   ? scheduler_->Run()
+                       : profiling_.load(std::memory_order_relaxed) ? RunSingleStreamProfiled()
+                                                                    : RunSingleStream();
   if (kernel_error_.failed()) {
     std::string msg;
     if (kernel_error_.Take(&msg)) return Fail(ACL_ERROR_RT_KERNEL_DATA, std::move(msg));

@@ -4,6 +4,7 @@
 #ifndef GE_SRC_RUNTIME_MODEL_H_
 #define GE_SRC_RUNTIME_MODEL_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <memory>
@@ -50,6 +51,14 @@ class Model {
   // Blocks until no asynchronous execution is pending (before destruction).
   void WaitIdle();
 
+  // Per-kernel-task timing (single-stream models; ACL_ERROR_RT_FEATURE_NOT_SUPPORT for several
+  // streams): while on, each execution adds every kernel task's steady_clock duration to its
+  // total. Off (the default) costs one relaxed load per execution.
+  aclError SetProfiling(bool on);
+  // Totals in nanoseconds by kernel task, in the order the kernel tasks were added (`count`
+  // entries at most), and the executions they cover; then clears them.
+  aclError TakeKernelTimes(uint64_t* ns, uint32_t count, uint32_t* executions);
+
   bool loaded() const { return loaded_; }
   uint32_t num_tasks() const;
 
@@ -58,6 +67,7 @@ class Model {
   aclError CheckEvent(uint32_t event, const char* what) const;
   aclError AddEventTask(uint32_t stream, uint32_t event, ModelTaskType type, const char* what);
   aclError RunSingleStream();
+  aclError RunSingleStreamProfiled();
   void BindWaits();
 
   CorePool* pool_;
@@ -71,7 +81,10 @@ class Model {
   bool loaded_ = false;
   std::unique_ptr<ModelScheduler> scheduler_;  // multi-stream models
   std::unique_ptr<uint32_t[]> single_counts_;  // single-stream models: records per event
-  std::mutex exec_mu_;                         // one execution at a time
+  std::atomic<bool> profiling_{false};
+  std::vector<uint64_t> kernel_ns_;  // per kernel task while profiling (guarded by exec_mu_)
+  uint32_t profiled_executions_ = 0;
+  std::mutex exec_mu_;  // one execution at a time
   std::mutex pending_mu_;
   std::condition_variable pending_cv_;
   uint32_t pending_ = 0;  // enqueued asynchronous executions not yet finished

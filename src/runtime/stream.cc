@@ -1,6 +1,7 @@
 // Streams: a queue swapped out in batches by the stream thread, which runs the tasks in order.
 #include "runtime/stream.h"
 
+#include <cstdlib>
 #include <cstring>
 
 #include "base/error_message.h"
@@ -9,6 +10,20 @@
 #include "runtime/spin_wait.h"
 
 namespace ge::rt {
+namespace {
+
+std::atomic<bool>& InlineFlag() {
+  static std::atomic<bool> flag{[] {
+    const char* env = std::getenv("GE_INLINE_LAUNCH");
+    return env == nullptr || std::strcmp(env, "0") != 0;
+  }()};
+  return flag;
+}
+
+}  // namespace
+
+void Stream::SetInlineLaunch(bool on) { InlineFlag().store(on, std::memory_order_relaxed); }
+bool Stream::inline_launch() { return InlineFlag().load(std::memory_order_relaxed); }
 
 Stream::Stream(CorePool* pool) : pool_(pool) {
   thread_ = std::thread([this] { Loop(); });
@@ -25,12 +40,24 @@ Stream::~Stream() {
 bool Stream::NextBatch(std::vector<Task>* batch) {
   for (;;) {
     const uint64_t seen = pushed_.load(std::memory_order_acquire);
+    uint64_t inline_done = 0;
+    bool wait_inline = false;
     {
       SpinLockGuard lk(queue_lock_);
       if (!queue_.empty()) {
-        batch->swap(queue_);
-        return true;
+        if (!inline_running_) {
+          batch->swap(queue_);
+          return true;
+        }
+        // Stream order: the tasks enqueued during an inline kernel start after it ends.
+        inline_waiter_ = true;
+        wait_inline = true;
+        inline_done = completed_.load(std::memory_order_seq_cst);
       }
+    }
+    if (wait_inline) {
+      completed_.wait(inline_done, std::memory_order_seq_cst);
+      continue;
     }
     if (stopping_.load(std::memory_order_acquire)) return false;
     // Spin briefly so that a producer issuing work back to back needs no wakeup, then sleep until
@@ -56,6 +83,58 @@ void Stream::Loop() {
     }
     batch.clear();
   }
+}
+
+bool Stream::TryRunInline(aclrtKernelFunc func, void* const* addrs, uint32_t num_addrs, const void* tiling,
+                          uint32_t tiling_size, const char* name) {
+  {
+    SpinLockGuard lk(queue_lock_);
+    // Idle: nothing queued, every task and inline kernel started so far has completed (which
+    // also excludes another thread's inline kernel).
+    // (pushed_ is the stream thread's wake-up counter, so an inline kernel is counted apart and
+    // never wakes it.)
+    if (!queue_.empty() ||
+        completed_.load(std::memory_order_seq_cst) !=
+            pushed_.load(std::memory_order_relaxed) + inline_started_.load(std::memory_order_relaxed))
+      return false;
+    inline_running_ = true;
+    inline_started_.fetch_add(1, std::memory_order_seq_cst);  // Synchronize from now on waits for it
+  }
+  // Kernels may read their tiling as a struct: give them the 16-byte alignment a queued launch's
+  // copy has.
+  alignas(16) uint8_t aligned[256];
+  std::unique_ptr<uint8_t[]> heap;
+  if (tiling_size > 0 && (reinterpret_cast<uintptr_t>(tiling) & 15) != 0) {
+    uint8_t* dst = aligned;
+    if (tiling_size > sizeof(aligned)) {
+      heap.reset(new uint8_t[tiling_size]);
+      dst = heap.get();
+    }
+    std::memcpy(dst, tiling, tiling_size);
+    tiling = dst;
+  }
+  const KernelErrorTag tag{&kernel_error_, name};
+  aclrtKernelArgs args{addrs, num_addrs, tiling, tiling_size, 0, 1, &tag};
+  func(&args);
+  if (kernel_error_.failed()) {
+    std::string msg;
+    if (kernel_error_.Take(&msg)) SetError(ACL_ERROR_RT_KERNEL_DATA, std::move(msg));
+  }
+  bool wake_stream = false;
+  {
+    SpinLockGuard lk(queue_lock_);
+    inline_running_ = false;
+    wake_stream = inline_waiter_;
+    inline_waiter_ = false;
+    // Dekker pairing with Synchronize, as in Loop.
+    completed_.fetch_add(1, std::memory_order_seq_cst);
+  }
+  if (wake_stream) completed_.notify_all();
+  if (sync_waiters_.load(std::memory_order_seq_cst) > 0) {
+    std::lock_guard<std::mutex> lk(done_mu_);
+    done_cv_.notify_all();
+  }
+  return true;
 }
 
 void Stream::Execute(Task& task) {
@@ -98,7 +177,7 @@ void Stream::SetError(aclError code, std::string msg) {
 }
 
 aclError Stream::Synchronize() {
-  const uint64_t target = pushed_.load(std::memory_order_acquire);
+  const uint64_t target = pushed_.load(std::memory_order_acquire) + inline_started_.load(std::memory_order_acquire);
   auto done = [this, target] { return completed_.load(std::memory_order_seq_cst) >= target; };
   if (!SpinUntil(done)) {
     sync_waiters_.fetch_add(1, std::memory_order_seq_cst);

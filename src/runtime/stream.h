@@ -1,6 +1,10 @@
 // A device stream: an in-order task queue executed by its own thread. A dedicated thread per
 // stream means a stream blocked on an event wait never holds a core thread; blockDim == 1
 // kernels run inline on it, wider kernels spread their blocks over the core pool.
+// A blockDim == 1 kernel launched on an idle stream (nothing queued or running) runs on the
+// launching thread instead (TryRunInline): no hand-off, no wake-up. It counts as a task of the
+// stream: Synchronize waits for it, a task enqueued meanwhile starts only after it, and its
+// kernel error is reported by the next Synchronize like any other task's.
 #ifndef GE_SRC_RUNTIME_STREAM_H_
 #define GE_SRC_RUNTIME_STREAM_H_
 
@@ -72,6 +76,15 @@ class Stream {
     if (sleeping_.load(std::memory_order_seq_cst)) pushed_.notify_one();
   }
 
+  // Runs a blockDim == 1 kernel on the calling thread when the stream is idle and inline launch
+  // is enabled; false (nothing run) otherwise, and the caller enqueues it.
+  bool TryRunInline(aclrtKernelFunc func, void* const* addrs, uint32_t num_addrs, const void* tiling,
+                    uint32_t tiling_size, const char* name);
+
+  // Inline launch for every stream (default on; GE_INLINE_LAUNCH=0 turns it off).
+  static void SetInlineLaunch(bool on);
+  static bool inline_launch();
+
   // Waits for every task enqueued before the call. Returns (and clears) the first error an
   // asynchronous task hit since the last synchronize, setting the recent error message.
   aclError Synchronize();
@@ -85,10 +98,13 @@ class Stream {
   CorePool* pool_;
   SpinLock queue_lock_;  // guards queue_
   std::vector<Task> queue_;
+  bool inline_running_ = false;        // guarded by queue_lock_: a TryRunInline kernel is running
+  bool inline_waiter_ = false;         // guarded by queue_lock_: the stream thread waits for it to end
   std::atomic<bool> sleeping_{false};  // the stream thread is (about to be) blocked on pushed_
   std::atomic<bool> stopping_{false};
-  std::atomic<uint64_t> pushed_{0};  // tasks enqueued; the stream thread sleeps on it
-  std::atomic<uint64_t> completed_{0};
+  std::atomic<uint64_t> pushed_{0};          // tasks enqueued; the stream thread sleeps on it
+  std::atomic<uint64_t> inline_started_{0};  // TryRunInline kernels (bumped under queue_lock_)
+  std::atomic<uint64_t> completed_{0};       // tasks and inline kernels finished
   std::atomic<int> sync_waiters_{0};
   std::mutex done_mu_;  // guards error_, error_msg_; done_cv_'s mutex
   std::condition_variable done_cv_;

@@ -125,6 +125,42 @@ void RunDiamond(uint32_t streams, int runs) {
   }
 }
 
+// Per-task timing: one total per kernel task (in the order added), the executions counted, the
+// results unchanged; cleared when taken; refused for a multi-stream model.
+TEST(RuntimeModel, ProfilingTimesEveryKernelTask) {
+  constexpr int kTasks = 5;
+  constexpr int64_t kN = 4096;
+  std::vector<std::vector<int64_t>> bufs(kTasks + 1, std::vector<int64_t>(kN, 1));
+  ScopedModel model(1, 0);
+  for (int t = 0; t < kTasks; ++t)
+    ASSERT_EQ(AddAxpy(model.get(), 0, t == 2 ? 4 : 1, bufs[t].data(), bufs[t + 1].data(), {2, 0, kN}), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRISetProfiling(model.get(), 1), ACL_ERROR_RT_MODEL_CONTEXT);  // not loaded yet
+  ASSERT_EQ(aclmdlRILoadComplete(model.get()), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRISetProfiling(model.get(), 1), ACL_SUCCESS);
+  for (int run = 0; run < 3; ++run) ASSERT_EQ(aclmdlRIExecute(model.get(), -1), ACL_SUCCESS);
+  EXPECT_EQ(bufs[kTasks][kN - 1], 32);  // 1 * 2^5
+  std::vector<uint64_t> ns(kTasks + 1, 7);
+  uint32_t executions = 0;
+  ASSERT_EQ(aclmdlRIGetKernelTimes(model.get(), ns.data(), kTasks + 1, &executions), ACL_SUCCESS);
+  EXPECT_EQ(executions, 3u);
+  for (int t = 0; t < kTasks; ++t) EXPECT_GT(ns[t], 0u) << "task " << t;
+  EXPECT_EQ(ns[kTasks], 0u);  // past the kernel tasks
+  ASSERT_EQ(aclmdlRIGetKernelTimes(model.get(), ns.data(), kTasks, &executions), ACL_SUCCESS);
+  EXPECT_EQ(executions, 0u);
+  for (int t = 0; t < kTasks; ++t) EXPECT_EQ(ns[t], 0u);
+  ASSERT_EQ(aclmdlRISetProfiling(model.get(), 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIExecute(model.get(), -1), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIGetKernelTimes(model.get(), ns.data(), kTasks, &executions), ACL_SUCCESS);
+  EXPECT_EQ(executions, 0u);
+
+  ScopedModel two(2, 0);
+  ASSERT_EQ(AddAxpy(two.get(), 0, 1, bufs[0].data(), bufs[1].data(), {1, 0, kN}), ACL_SUCCESS);
+  ASSERT_EQ(AddAxpy(two.get(), 1, 1, bufs[2].data(), bufs[3].data(), {1, 0, kN}), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRILoadComplete(two.get()), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRISetProfiling(two.get(), 1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("2 streams"), std::string::npos) << aclGetRecentErrMsg();
+}
+
 TEST(RuntimeModel, MultiStreamWithEvents) { RunDiamond(4, 300); }
 
 TEST(RuntimeModel, MoreModelStreamsThanCores) {
