@@ -3,7 +3,7 @@
 
 For each model and thread count the engines run alternately (GE, ORT, PyTorch), each as its own
 process timing >= RUNS runs after warm-up; the table shows medians, GE/ORT and GE/PyTorch ratios,
-GE's GFLOP/s (FLOPs of Conv/Gemm/MatMul from ONNX shape inference) against oneDNN's sgemm peak
+GE's GFLOP/s (2 x the MACs of its Conv/MatMul-like nodes, as `ge bench` counts them) against oneDNN's sgemm peak
 measured in the same run, and each engine's peak resident memory (/usr/bin/time -v).
 
 Usage: /usr/bin/python3 bench/models.py [--ge build/bin/ge] [--models a,b] [--threads 1,2]
@@ -50,6 +50,8 @@ def ge_ms(ge, model, threads, runs):
     out, rss = run_timed([ge, "bench", f"{MODELS}/{model}/model.onnx", "--runs", str(runs), "--warmup", "5",
                           "--threads", str(threads)] + input_shape_arg(model))
     m = re.search(r"per run \(us\): min ([\d.]+)\s+median ([\d.]+)", out)
+    f = re.search(r"\(([\d.]+) GFLOP,", out)  # GE's count from the compiled graph's static shapes
+    ge_ms.gflop = float(f.group(1)) if f else float("nan")
     return float(m.group(2)) / 1000, rss
 
 
@@ -69,35 +71,6 @@ def torch_ms(model, threads, runs):
             if "median_ms" in r:
                 return r["median_ms"], rss
     raise RuntimeError(f"no PyTorch result for {model}: {out[-400:]}")
-
-
-def flops(model):
-    import onnx
-    from onnx import shape_inference
-    m = shape_inference.infer_shapes(onnx.load(f"{MODELS}/{model}/model.onnx"))
-    shapes = {}
-    for vi in list(m.graph.value_info) + list(m.graph.input) + list(m.graph.output):
-        dims = [d.dim_value if d.HasField("dim_value") else 1 for d in vi.type.tensor_type.shape.dim]
-        shapes[vi.name] = dims
-    for init in m.graph.initializer:
-        shapes[init.name] = list(init.dims)
-    total = 0
-    for n in m.graph.node:
-        if n.op_type == "Conv" and n.output[0] in shapes and n.input[1] in shapes:
-            y, w = shapes[n.output[0]], shapes[n.input[1]]
-            k = 1
-            for d in w[1:]:
-                k *= d
-            total += 2 * k * y[0] * y[1] * (y[2] if len(y) > 2 else 1) * (y[3] if len(y) > 3 else 1)
-        elif n.op_type in ("Gemm", "MatMul") and n.input[0] in shapes and n.output[0] in shapes:
-            a, y = shapes[n.input[0]], shapes[n.output[0]]
-            kdim = a[-1] if not (n.op_type == "Gemm" and any(at.name == "transA" and at.i for at in n.attribute)) \
-                else a[0]
-            out = 1
-            for d in y:
-                out *= d
-            total += 2 * out * kdim
-    return total
 
 
 def sgemm_peak():
@@ -125,7 +98,6 @@ def main():
     print(f"oneDNN sgemm, 1 thread: {peak:.1f} GFLOP/s", flush=True)
     rows = []
     for i, model in enumerate(models):
-        f = flops(model)
         for t in threads:
             print(f"[{i + 1}/{len(models)}] {model} threads={t}", flush=True)
             g, g_rss = ge_ms(a.ge, model, t, a.runs)
@@ -135,7 +107,7 @@ def main():
             except RuntimeError as e:
                 print(f"  PyTorch: {e}", file=sys.stderr)
                 p, p_rss = float("nan"), float("nan")
-            gf = f / (g * 1e6) if f else float("nan")
+            gf = ge_ms.gflop / (g / 1e3)
             rows.append((model, t, g, o, p, g / o, g / p, gf, g_rss, o_rss, p_rss))
             print(f"  GE {g:.2f} ms  ORT {o:.2f} ms  PyTorch {p:.2f} ms  GE/ORT {g / o:.2f}", flush=True)
     lines = [f"# bench/models.py, {datetime.datetime.now():%Y-%m-%d %H:%M}", "",
