@@ -74,13 +74,15 @@ std::unique_ptr<DnnlMatMulPlan> BuildPlan(const DnnlMatMulParams& p, uint32_t ma
   plan->k = p.k;
   plan->n = p.n;
   // Blocks of at least ~2 MFLOP, so that a split pays for its hand-off: over rows (8 at least
-  // each), or, for a few rows (a matrix-vector product, bound by reading B), over columns in
-  // multiples of 64 so that each core streams its own part of B.
+  // each), or over columns in multiples of 64 for a few rows (a matrix-vector product, bound by
+  // reading B: each core streams its own part) and for wide products.
   int64_t flops = 2 * p.rows * p.k * p.n;
   int64_t want = std::clamp<int64_t>(flops / (2 << 20), 1, std::max<uint32_t>(max_blocks, 1));
   int64_t by_rows = std::max<int64_t>(1, std::min<int64_t>(want, p.rows / 8));
   int64_t by_cols = std::max<int64_t>(1, std::min<int64_t>(want, p.n / 64));
-  const bool cols = p.rows < 16 && by_cols > by_rows;
+  // Columns also when each column block stays wide (>= 128): every block then keeps all rows,
+  // brgemm's efficient shape, and B is streamed once in total rather than once per row block.
+  const bool cols = (p.rows < 16 && by_cols > by_rows) || (by_cols == want && want > 1 && p.n / want >= 128);
   int64_t nb = cols ? by_cols : by_rows, total = cols ? p.n / 64 : p.rows;
   int64_t per = total / nb, rem = total % nb, at = 0;
   for (int64_t b = 0; b < nb; ++b) {
