@@ -31,7 +31,9 @@ std::string WriteDynamicReluModel() {
   n->set_op_type("Relu");
   n->add_input("x");
   n->add_output("y");
-  std::string path = ::testing::TempDir() + "/dyn_relu.onnx";
+  // One file per test: CTest runs the tests of this file in parallel processes.
+  std::string path =
+      ::testing::TempDir() + "/dyn_relu_" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".onnx";
   std::ofstream(path, std::ios::binary) << m.SerializeAsString();
   return path;
 }
