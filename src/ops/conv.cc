@@ -44,7 +44,11 @@ enum FusedAttr { kActivation = kStrides + 1, kActivationParams, kLayout, kOutCha
 bool KernelShape(const gert::RuntimeAttrs* attrs, const gert::Shape& wshape, int64_t* k, size_t* nk) {
   *nk = wshape.GetDimNum() - 2;
   auto* ks = attrs->GetListInt(kKernelShape);
-  for (size_t i = 0; i < *nk; ++i) k[i] = (ks && ks->GetSize() == *nk) ? ks->GetData()[i] : wshape.GetDim(2 + i);
+  for (size_t i = 0; i < *nk; ++i) {
+    k[i] = (ks && ks->GetSize() == *nk) ? ks->GetData()[i] : wshape.GetDim(2 + i);
+    // The kernels read W by these dims: a kernel_shape that contradicts W is a bad model.
+    if (wshape.GetDim(2 + i) >= 0 && k[i] != wshape.GetDim(2 + i)) return false;
+  }
   return *nk >= 1 && *nk <= 3;
 }
 
@@ -273,6 +277,9 @@ ge::graphStatus FusedTiling(gert::TilingContext* ctx) {
   t.nhwc = 1;
   t.plan = GetDnnlConvPlan(p, OversplitBlocks(ctx->GetCoreNum()));
   if (t.plan == nullptr) return ge::GRAPH_FAILED;
+  // The packed weights must be exactly what the plan's primitives read.
+  if (ctx->GetInputShape(1)->GetStorageShape().GetShapeSize() != static_cast<int64_t>(PackedConvWeightsSize(p)))
+    return ge::GRAPH_FAILED;
   t.has_bias = p.has_bias;
   t.has_z = p.has_z;
   t.images = p.n;

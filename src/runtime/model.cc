@@ -194,12 +194,21 @@ aclError Model::UpdateTaskAddr(uint32_t stream, uint32_t task, uint32_t addr_ind
   return ACL_SUCCESS;
 }
 
+// One model stream as a tight loop on the calling thread; kProfiled adds a steady_clock reading
+// around every kernel task (the unprofiled instance has none of it).
+template <bool kProfiled>
 aclError Model::RunSingleStream() {
+  using Clock = std::chrono::steady_clock;
   if (num_events_ > 0) std::fill_n(single_counts_.get(), num_events_, 0);
   for (const ModelTask& task : tasks_[0]) {
     switch (task.type) {
       case ModelTaskType::kKernel:
-        if (task.args.blockDim == 1) {
+        if constexpr (kProfiled) {
+          const auto start = Clock::now();
+          RunKernel(*pool_, task.func, task.args);
+          kernel_ns_[task.kernel_index] +=
+              static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+        } else if (task.args.blockDim == 1) {
           task.func(&task.args);  // the hot path: no copy, no handoff
         } else {
           RunKernel(*pool_, task.func, task.args);
@@ -217,35 +226,7 @@ aclError Model::RunSingleStream() {
       default: RunComputeTask(*pool_, task); break;
     }
   }
-  return ACL_SUCCESS;
-}
-
-// RunSingleStream with a steady_clock reading around every kernel task.
-aclError Model::RunSingleStreamProfiled() {
-  using Clock = std::chrono::steady_clock;
-  if (num_events_ > 0) std::fill_n(single_counts_.get(), num_events_, 0);
-  for (const ModelTask& task : tasks_[0]) {
-    switch (task.type) {
-      case ModelTaskType::kKernel: {
-        const auto start = Clock::now();
-        RunKernel(*pool_, task.func, task.args);
-        kernel_ns_[task.kernel_index] +=
-            static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
-        break;
-      }
-      case ModelTaskType::kEventRecord: ++single_counts_[task.event]; break;
-      case ModelTaskType::kEventWait:
-        if (single_counts_[task.event] < task.required) {
-          return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
-                      fmt::format("model execution cannot progress: model stream 0 waits on "
-                                  "event {} recorded only later on the same stream",
-                                  task.event));
-        }
-        break;
-      default: RunComputeTask(*pool_, task); break;
-    }
-  }
-  ++profiled_executions_;
+  if constexpr (kProfiled) ++profiled_executions_;
   return ACL_SUCCESS;
 }
 
@@ -279,8 +260,8 @@ aclError Model::TakeKernelTimes(uint64_t* ns, uint32_t count, uint32_t* executio
 aclError Model::Execute() {
   std::lock_guard<std::mutex> lk(exec_mu_);
   const aclError ret = scheduler_                                   ? scheduler_->Run()
-                       : profiling_.load(std::memory_order_relaxed) ? RunSingleStreamProfiled()
-                                                                    : RunSingleStream();
+                       : profiling_.load(std::memory_order_relaxed) ? RunSingleStream<true>()
+                                                                    : RunSingleStream<false>();
   if (kernel_error_.failed()) {
     std::string msg;
     if (kernel_error_.Take(&msg)) return Fail(ACL_ERROR_RT_KERNEL_DATA, std::move(msg));

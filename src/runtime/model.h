@@ -66,8 +66,8 @@ class Model {
   aclError CheckAdd(uint32_t stream, const char* what) const;
   aclError CheckEvent(uint32_t event, const char* what) const;
   aclError AddEventTask(uint32_t stream, uint32_t event, ModelTaskType type, const char* what);
+  template <bool kProfiled>
   aclError RunSingleStream();
-  aclError RunSingleStreamProfiled();
   void BindWaits();
 
   CorePool* pool_;

@@ -1,0 +1,100 @@
+// FusedMatMul's block splits (rows; columns for matrix-vector products and wide products) against
+// a plain triple loop written here, with bias, residual and GELU, in sink and host mode; and the
+// NHWC conv's weight checks: a kernel_shape that contradicts W, packed weights of the wrong size.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "api/model.h"
+#include "graph/graph.h"
+
+namespace ge {
+namespace {
+
+HostTensor Random(Shape s, uint32_t seed) {
+  HostTensor t(DT_FLOAT, s);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  for (int64_t i = 0; i < t.NumElements(); ++i) t.mutable_data_as<float>()[i] = d(rng);
+  return t;
+}
+
+// y = gelu(a x w + bias + z), a [rows, k], w [k, n]; expected by the loop below.
+void CheckSplit(int64_t rows, int64_t k, int64_t n, const std::string& mode) {
+  auto g = std::make_shared<Graph>("g");
+  HostTensor a = Random(Shape({rows, k}), 1), z = Random(Shape({rows, n}), 2);
+  HostTensor w = Random(Shape({k, n}), 3), bias = Random(Shape({n}), 4);
+  ValueId av = g->AddInput("a", a.desc()), zv = g->AddInput("z", z.desc());
+  ValueId wv = g->AddConstant("w", w), bv = g->AddConstant("bias", bias);
+  ValueId y = g->AddValue("y", TensorDesc{DT_FLOAT, FORMAT_ND, Shape({rows, n})});
+  g->AddNode("mm", "FusedMatMul", {av, wv, bv, zv}, {y},
+             {{"activation", std::string("Gelu")}, {"activation_params", std::vector<float>{}}});
+  g->AddOutput(y);
+  ModelOptions opt;
+  opt.mode = mode;
+  std::unique_ptr<Model> model;
+  Status st = Model::FromGraph(g, opt, &model);
+  ASSERT_TRUE(st.ok()) << st.message();
+  std::vector<HostTensor> out;
+  st = model->Run({a, z}, &out);
+  ASSERT_TRUE(st.ok()) << st.message();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < n; ++j) {
+      double v = bias.data_as<float>()[j] + z.data_as<float>()[r * n + j];
+      for (int64_t p = 0; p < k; ++p) v += double(a.data_as<float>()[r * k + p]) * w.data_as<float>()[p * n + j];
+      double want = 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+      ASSERT_NEAR(out[0].data_as<float>()[r * n + j], want, 1e-3 * (1 + std::fabs(want)))
+          << rows << "x" << k << "x" << n << " " << mode << " at " << r << "," << j;
+    }
+}
+
+TEST(FusedMatMulSplit, MatrixVectorOverColumns) {
+  for (const char* mode : {"sink", "host"}) CheckSplit(4, 1024, 1000, mode);
+}
+TEST(FusedMatMulSplit, WideOverColumns) {
+  for (const char* mode : {"sink", "host"}) CheckSplit(64, 256, 1024, mode);
+}
+TEST(FusedMatMulSplit, NarrowOverRows) {
+  for (const char* mode : {"sink", "host"}) CheckSplit(128, 256, 256, mode);
+}
+
+// An NHWC FusedConv whose packed weights are not what its primitive reads: the compile fails
+// naming the node, nothing is read.
+std::string PackedConvError(Shape w_shape, std::vector<int64_t> kernel_shape, int64_t packed) {
+  auto g = std::make_shared<Graph>("g");
+  ValueId x = g->AddInput("x", TensorDesc{DT_FLOAT, FORMAT_ND, Shape({1, 8, 8, 4})});
+  ValueId w = g->AddConstant("w", HostTensor(DT_FLOAT, w_shape));
+  ValueId y = g->AddValue("y", TensorDesc{DT_FLOAT, FORMAT_ND, Shape::UnknownRank()});
+  g->AddNode("conv", "FusedConv", {x, w, kNoValue, kNoValue}, {y},
+             {{"layout", std::string("NHWC")},
+              {"kernel_shape", kernel_shape},
+              {"out_channels", int64_t{4}},
+              {"packed_weights", packed}});
+  g->AddOutput(y);
+  std::unique_ptr<Model> model;
+  Status st = Model::FromGraph(g, ModelOptions{}, &model);
+  EXPECT_FALSE(st.ok());
+  return st.message();
+}
+
+TEST(FusedConvWeights, PackedWeightsOfTheWrongSize) {
+  EXPECT_NE(PackedConvError(Shape({10}), {3, 3}, 1).find("node 'conv' (FusedConv)"), std::string::npos);
+}
+
+TEST(FusedConvWeights, KernelShapeThatContradictsW) {
+  // A Conv whose kernel_shape (3x3) is not W's ([4, 4, 1, 1]): the kernels would read W as 3x3.
+  auto g = std::make_shared<Graph>("g");
+  ValueId x = g->AddInput("x", TensorDesc{DT_FLOAT, FORMAT_ND, Shape({1, 4, 8, 8})});
+  ValueId w = g->AddConstant("w", HostTensor(DT_FLOAT, Shape({4, 4, 1, 1})));
+  ValueId y = g->AddValue("y", TensorDesc{DT_FLOAT, FORMAT_ND, Shape::UnknownRank()});
+  g->AddNode("conv", "Conv", {x, w}, {y}, {{"kernel_shape", std::vector<int64_t>{3, 3}}});
+  g->AddOutput(y);
+  std::unique_ptr<Model> model;
+  Status st = Model::FromGraph(g, ModelOptions{}, &model);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("node 'conv' (Conv)"), std::string::npos) << st.message();
+}
+
+}  // namespace
+}  // namespace ge
