@@ -13,6 +13,10 @@ nhwc_ops:  what the NHWC layout pass carries between convolutions, on 2x3x21x21 
            without count_include_pad, residual Add, LeakyRelu and Hardsigmoid, global pooling.
 layer_norm_mlp: Linear-LayerNorm-Relu-Linear on 4x16, exported at opset 16, where LayerNorm
            is decomposed (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul, Add).
+attention: the two attention forms the attention-fusion pass fuses, on 2x7x32 (batch 2): PyTorch's
+           nn.MultiheadAttention (sequence-first, packed QKV projection, 4 heads) with a causal
+           float mask, and a BERT-style batch-first block (separate Q/K/V projections, Reshape +
+           permute, scores / sqrt(d) + a padding mask over keys), summed.
 Each model is written as models/<name>.onnx with <name>_input.npy and <name>_output.npy
 (PyTorch's output for that input). Run with Debian's python3 (torch 1.13).
 """
@@ -116,6 +120,25 @@ class LayerNormMlp(nn.Module):
         return self.fc2(torch.relu(self.ln(self.fc1(x))))
 
 
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(32, 4)
+        self.q, self.k, self.v = nn.Linear(32, 32), nn.Linear(32, 32), nn.Linear(32, 32)
+        self.causal = torch.triu(torch.full((7, 7), -1e4), diagonal=1)
+        self.pad = torch.tensor([0., 0., 0., 0., 0., -1e4, -1e4])  # the last two keys masked out
+
+    def forward(self, x):  # x: [B, S, E]
+        xs = x.transpose(0, 1)  # [S, B, E]
+        a, _ = self.mha(xs, xs, xs, attn_mask=self.causal, need_weights=False)
+        b, s, e = x.shape
+        heads = lambda t: t.reshape(b, s, 4, e // 4).permute(0, 2, 1, 3)
+        q, k, v = heads(self.q(x)), heads(self.k(x)), heads(self.v(x))
+        scores = q.matmul(k.permute(0, 1, 3, 2)) / (e // 4) ** 0.5 + self.pad
+        y = scores.softmax(-1).matmul(v).permute(0, 2, 1, 3).reshape(b, s, e)
+        return a.transpose(0, 1) + y
+
+
 def export(name, model, x, keep_training_ops=False, opset=17):
     torch.manual_seed(0)
     model.eval()
@@ -140,6 +163,7 @@ def main(only=None):
         ("conv_bn_res", 2, lambda: (ConvBnRes(), torch.randn(2, 3, 16, 16)), {"keep_training_ops": True}),
         ("layer_norm_mlp", 3, lambda: (LayerNormMlp(), torch.randn(4, 16)), {"opset": 16}),
         ("nhwc_ops", 4, lambda: (NhwcOps(), torch.randn(2, 3, 21, 21)), {}),
+        ("attention", 5, lambda: (Attention(), torch.randn(2, 7, 32)), {}),
     ]
     for name, seed, make, options in models:
         if only is not None and name != only:

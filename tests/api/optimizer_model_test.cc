@@ -59,7 +59,7 @@ TEST_P(OptimizedModel, MatchesPyTorchReference) {
 
 INSTANTIATE_TEST_SUITE_P(Levels, OptimizedModel,
                          ::testing::Combine(::testing::Values("small_cnn", "mlp", "conv_bn_res", "layer_norm_mlp",
-                                                              "nhwc_ops"),
+                                                              "nhwc_ops", "attention"),
                                             ::testing::Values(0, 1, 2), ::testing::Values("auto", "host")));
 
 TEST(OptimizerModelTest, O2FoldsBatchNormAndFusesConvActivationsAndGemm) {
@@ -111,6 +111,26 @@ TEST(OptimizerModelTest, O2RunsConvolutionsAndTheirNeighboursInNhwc) {
     if (node.type == "FusedConv") nhwc += *node.GetAttr<std::string>("layout") == "NHWC";
   }
   EXPECT_EQ(nhwc, 5);
+}
+
+// Both attention forms of the bundled attention model (PyTorch's nn.MultiheadAttention with a
+// causal mask, a BERT-style block with a padding mask) become FusedAttention nodes at -O2; no
+// Softmax, no MatMul of activations and no head-split Slice is left. (Outputs: OptimizedModel.)
+TEST(OptimizerModelTest, O2FusesMultiHeadAttention) {
+  auto o0 = Load("attention", 0), o2 = Load("attention", 2);
+  ASSERT_TRUE(o0 && o2);
+  auto before = OpCounts(o0->graph()), after = OpCounts(o2->graph());
+  EXPECT_EQ(before["Softmax"], 2);
+  EXPECT_EQ(before["FusedAttention"], 0);
+  EXPECT_EQ(after["FusedAttention"], 2);
+  EXPECT_EQ(after["Softmax"] + after["MatMul"] + after["Slice"] + after["Div"], 0);
+  int masked = 0;
+  for (size_t n = 0; n < o2->graph().num_nodes(); ++n) {
+    const Node& node = o2->graph().node(static_cast<NodeId>(n));
+    if (node.type == "FusedAttention") masked += node.inputs.size() > 3 && node.inputs[3] != kNoValue;
+  }
+  EXPECT_EQ(masked, 2);
+  EXPECT_EQ(o2->mode(), "sink");
 }
 
 TEST(OptimizerModelTest, O2RecognizesTheDecomposedLayerNorm) {

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "base/log.h"
+#include "compiler/passes/attention_fusion.h"
 #include "compiler/passes/common_subexpression_elimination.h"
 #include "compiler/passes/conv_activation_fusion.h"
 #include "compiler/passes/conv_bn_folding.h"
@@ -51,6 +52,7 @@ Status PassManager::Create(int opt_level, std::unique_ptr<PassManager>* out) {
     p.push_back(std::make_unique<MatMulAddToGemm>());
     p.push_back(std::make_unique<LayerNormFusion>());
     p.push_back(std::make_unique<SoftmaxFusion>());
+    if (IsRegistered("FusedAttention")) p.push_back(std::make_unique<AttentionFusion>());
     if (IsRegistered("FusedMatMul")) p.push_back(std::make_unique<MatMulFusion>());
     if (IsRegistered("FusedConv"))
       p.push_back(std::make_unique<ConvActivationFusion>());

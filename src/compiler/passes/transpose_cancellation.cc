@@ -52,6 +52,41 @@ Status TransposeCancellation::Run(Graph* g, bool* changed) {
     *changed = true;
     LogRewrite(name(), fmt::format("{} cancels {}", NodeLabel(t2), NodeLabel(t1)));
   }
+  // A Transpose that keeps the order of every axis not known to be 1 moves no data: a Reshape
+  // (a view). At most one output dim may be unknown (Reshape's -1).
+  for (NodeId n = 0; n < static_cast<NodeId>(keep.size()); ++n) {
+    const Node& t = g->node(n);
+    if (!keep[n] || !IsTranspose(t)) continue;
+    const Shape& xs = g->value(t.inputs[0]).desc.shape;
+    std::vector<int64_t> perm;
+    if (xs.IsUnknownRank() || !Perm(t, static_cast<int64_t>(xs.GetDimNum()), &perm) || perm.size() != xs.GetDimNum())
+      continue;
+    int64_t last = -1, unknown = 0;
+    bool in_order = true, moves = false;
+    std::vector<int64_t> dims;
+    for (size_t i = 0; i < perm.size(); ++i) {
+      if (perm[i] < 0 || perm[i] >= static_cast<int64_t>(perm.size())) in_order = false;
+      if (!in_order) break;
+      const int64_t d = xs.GetDim(perm[i]);
+      moves |= perm[i] != static_cast<int64_t>(i);
+      dims.push_back(d < 0 ? -1 : d);
+      unknown += d < 0;
+      if (d == 1) continue;
+      in_order &= perm[i] > last;
+      last = perm[i];
+    }
+    if (!in_order || !moves || unknown > 1) continue;
+    HostTensor shape(DT_INT64, Shape({static_cast<int64_t>(dims.size())}));
+    for (size_t i = 0; i < dims.size(); ++i) shape.mutable_data_as<int64_t>()[i] = dims[i];
+    const std::string label = NodeLabel(t);
+    const ValueId shape_v = g->AddConstant(UniqueValueName(*g, t.name + "/shape"), std::move(shape));
+    Node& r = g->node(n);
+    r.type = "Reshape";
+    r.inputs.push_back(shape_v);
+    r.attrs.clear();
+    *changed = true;
+    LogRewrite(name(), fmt::format("{} moves only size-1 axes -> Reshape", label));
+  }
   if (*changed) g->RemoveNodes(keep);
   return Status::Ok();
 }

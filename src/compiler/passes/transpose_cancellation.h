@@ -3,6 +3,10 @@
 // has other readers (dead-code elimination removes it otherwise). Pairs whose permutations do
 // not cancel, and a second Transpose whose output is a graph output, are left alone. An absent
 // perm is the reversal of the axes (known rank needed).
+//
+// A Transpose that keeps the relative order of every axis not known to be 1 (e.g. [1, S, E] ->
+// [S, 1, E]) moves no data and becomes a Reshape to its output shape (a view); at most one
+// output dim may be unknown.
 #ifndef GE_SRC_COMPILER_PASSES_TRANSPOSE_CANCELLATION_H_
 #define GE_SRC_COMPILER_PASSES_TRANSPOSE_CANCELLATION_H_
 
