@@ -1,6 +1,8 @@
 #include "ops/dnnl_matmul.h"
 
 #include <algorithm>
+#include <map>
+#include <numeric>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #ifdef GE_HAVE_DNNL
+#include "base/log.h"
 #include "ops/dnnl_common.h"
 #endif
 
@@ -23,7 +26,62 @@ struct MmBlock {
   dnnl::matmul prim;
   memory::desc a_md, b_md, bias_md, y_md, scratch_md;
   int64_t row0, rows, col0, cols;  // the block's rectangle of Y
+  int64_t b_offset;                // floats from B's start to the block's part
 };
+
+// The packed layout of a [k, n] B: what brgemm picks for it (tag any) on a canonical 64-row
+// product, so that the layout depends on k and n only. col_unit > 0 when the layout stores
+// column blocks of col_unit one after the other (BA16a64b on AVX-512): a column range starting
+// at a multiple of col_unit is then one contiguous part, in the same layout.
+struct PackedLayout {
+  dnnl_memory_desc_t md{};
+  int64_t col_unit = 0;
+  int64_t col_stride = 0;  // floats per column block
+};
+
+std::mutex g_layout_mu;
+std::map<std::pair<int64_t, int64_t>, std::unique_ptr<PackedLayout>> g_layouts;
+
+const PackedLayout* GetPackedLayout(int64_t k, int64_t n) {
+  std::lock_guard<std::mutex> lock(g_layout_mu);
+  auto& slot = g_layouts[{k, n}];
+  if (slot) return slot.get();
+  auto f32 = memory::data_type::f32;
+  try {
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(memory::desc({64, k}, f32, tag::ab),
+                                                       memory::desc({k, n}, f32, tag::any),
+                                                       memory::desc({64, n}, f32, tag::ab)),
+                                    Engine());
+    auto layout = std::make_unique<PackedLayout>();
+    layout->md = pd.weights_desc().data;
+    const auto& md = layout->md;
+    if (md.format_kind == dnnl_blocked) {
+      const auto& blk = md.format_desc.blocking;
+      int64_t unit = 1;
+      for (int i = 0; i < blk.inner_nblks; ++i)
+        if (blk.inner_idxs[i] == 1) unit *= blk.inner_blks[i];
+      const int64_t col_blocks = md.padded_dims[1] / unit;
+      // The column blocks are outermost: their stride times their count is the whole buffer.
+      if (md.padded_dims[1] % unit == 0 && blk.strides[1] * col_blocks == md.padded_dims[0] * md.padded_dims[1] &&
+          blk.strides[0] * unit <= blk.strides[1]) {
+        layout->col_unit = unit;
+        layout->col_stride = blk.strides[1];
+      }
+    }
+    slot = std::move(layout);
+  } catch (const dnnl::error&) {
+    return nullptr;
+  }
+  return slot.get();
+}
+
+// The packed layout's desc for columns [0, cols) of a column block (cols <= n).
+memory::desc PackedColumns(const PackedLayout& l, int64_t cols) {
+  dnnl_memory_desc_t md = l.md;
+  md.dims[1] = cols;
+  md.padded_dims[1] = (cols + l.col_unit - 1) / l.col_unit * l.col_unit;
+  return memory::desc(md);
+}
 
 }  // namespace
 
@@ -36,10 +94,21 @@ namespace {
 
 // The block computing Y[row0 : row0 + rows, col0 : col0 + cols]: B, bias and Y are read with
 // their full row strides, so a column block needs no copy.
-bool MakeBlock(const DnnlMatMulParams& p, int64_t row0, int64_t rows, int64_t col0, int64_t cols, MmBlock* blk) {
+bool MakeBlock(const DnnlMatMulParams& p, const PackedLayout* packed, int64_t row0, int64_t rows, int64_t col0,
+               int64_t cols, MmBlock* blk) {
   auto f32 = memory::data_type::f32;
   memory::desc a_md({rows, p.k}, f32, tag::ab);
   memory::desc b_md({p.k, cols}, f32, memory::dims{p.n, 1});
+  blk->b_offset = col0;
+  if (packed != nullptr) {
+    if (cols == p.n) {
+      b_md = memory::desc(packed->md);
+      blk->b_offset = 0;
+    } else {
+      b_md = PackedColumns(*packed, cols);
+      blk->b_offset = col0 / packed->col_unit * packed->col_stride;
+    }
+  }
   memory::desc bias_md({1, cols}, f32, memory::dims{p.n, 1});
   memory::desc y_md({rows, cols}, f32, memory::dims{p.n, 1});
   dnnl::post_ops po;
@@ -51,8 +120,12 @@ bool MakeBlock(const DnnlMatMulParams& p, int64_t row0, int64_t rows, int64_t co
   try {
     auto d = p.has_bias ? dnnl::matmul::desc(a_md, b_md, bias_md, y_md) : dnnl::matmul::desc(a_md, b_md, y_md);
     dnnl::matmul::primitive_desc pd(d, attr, Engine());
+    // oneDNN's reference implementation accepts any layout at a hundredth of the speed (a
+    // column block of a packed B whose layout brgemm would not pick for that width): refuse it.
+    if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return false;
     blk->prim = dnnl::matmul(pd);
     blk->scratch_md = pd.scratchpad_desc();
+    GELOGD("oneDNN matmul block [{}, {}] x [{}, {}] act {}: {}", rows, p.k, p.k, cols, p.act, pd.impl_info_str());
   } catch (const dnnl::error&) {
     return false;
   }
@@ -70,6 +143,10 @@ bool MakeBlock(const DnnlMatMulParams& p, int64_t row0, int64_t rows, int64_t co
 std::unique_ptr<DnnlMatMulPlan> BuildPlan(const DnnlMatMulParams& p, uint32_t max_blocks) {
   ThreadStream();  // primitives plan their thread count at creation: single-threaded
   if (p.rows <= 0 || p.k <= 0 || p.n <= 0) return nullptr;
+  const PackedLayout* packed = p.packed_b ? GetPackedLayout(p.k, p.n) : nullptr;
+  if (p.packed_b && packed == nullptr) return nullptr;
+  // Column blocks start at multiples of 64 (and of the packed layout's column unit).
+  const int64_t unit = packed == nullptr ? 64 : packed->col_unit == 0 ? 0 : std::lcm<int64_t>(64, packed->col_unit);
   auto plan = std::make_unique<DnnlMatMulPlan>();
   plan->k = p.k;
   plan->n = p.n;
@@ -79,29 +156,37 @@ std::unique_ptr<DnnlMatMulPlan> BuildPlan(const DnnlMatMulParams& p, uint32_t ma
   int64_t flops = 2 * p.rows * p.k * p.n;
   int64_t want = std::clamp<int64_t>(flops / (2 << 20), 1, std::max<uint32_t>(max_blocks, 1));
   int64_t by_rows = std::max<int64_t>(1, std::min<int64_t>(want, p.rows / 8));
-  int64_t by_cols = std::max<int64_t>(1, std::min<int64_t>(want, p.n / 64));
+  int64_t by_cols = unit == 0 ? 1 : std::max<int64_t>(1, std::min<int64_t>(want, p.n / unit));
   // Columns also when each column block stays wide (>= 128): every block then keeps all rows,
   // brgemm's efficient shape, and B is streamed once in total rather than once per row block.
-  const bool cols = (p.rows < 16 && by_cols > by_rows) || (by_cols == want && want > 1 && p.n / want >= 128);
-  int64_t nb = cols ? by_cols : by_rows, total = cols ? p.n / 64 : p.rows;
-  int64_t per = total / nb, rem = total % nb, at = 0;
-  for (int64_t b = 0; b < nb; ++b) {
-    int64_t len = per + (b < rem ? 1 : 0);
-    MmBlock blk;
-    bool ok = cols ? MakeBlock(p, 0, p.rows, at * 64, b + 1 == nb ? p.n - at * 64 : len * 64, &blk)
-                   : MakeBlock(p, at, len, 0, p.n, &blk);
-    if (!ok) return nullptr;
-    plan->blocks.push_back(std::move(blk));
-    at += len;
-  }
-  return plan;
+  const bool cols = unit > 0 && ((p.rows < 16 && by_cols > by_rows) || (by_cols == want && want > 1 && p.n / want >= 128));
+  // Column blocks where chosen and brgemm takes them (it may want another packed layout for a
+  // narrow block); else row blocks.
+  auto build = [&](bool by_columns) {
+    plan->blocks.clear();
+    const int64_t nb = by_columns ? by_cols : by_rows, total = by_columns ? p.n / unit : p.rows;
+    const int64_t per = total / nb, rem = total % nb;
+    for (int64_t b = 0, at = 0; b < nb; ++b) {
+      const int64_t len = per + (b < rem ? 1 : 0);
+      MmBlock blk;
+      const bool ok = by_columns
+                          ? MakeBlock(p, packed, 0, p.rows, at * unit, b + 1 == nb ? p.n - at * unit : len * unit, &blk)
+                          : MakeBlock(p, packed, at, len, 0, p.n, &blk);
+      if (!ok) return false;
+      plan->blocks.push_back(std::move(blk));
+      at += len;
+    }
+    return true;
+  };
+  if ((cols && build(true)) || build(false)) return plan;
+  return nullptr;
 }
 
 std::mutex g_mu;
 std::unordered_map<std::string, std::unique_ptr<DnnlMatMulPlan>> g_plans;
 
 std::string Key(const DnnlMatMulParams& p, uint32_t max_blocks) {
-  const int64_t ints[] = {p.rows, p.k, p.n, p.act, p.has_bias, p.has_z, max_blocks};
+  const int64_t ints[] = {p.rows, p.k, p.n, p.act, p.has_bias, p.has_z, p.packed_b, max_blocks};
   const float floats[] = {p.a0, p.a1};
   std::string k(reinterpret_cast<const char*>(ints), sizeof(ints));
   k.append(reinterpret_cast<const char*>(floats), sizeof(floats));
@@ -132,11 +217,26 @@ void RunDnnlMatMul(const DnnlMatMulPlan* plan, uint32_t block, const float* a, c
     for (int64_t r = 0; r < blk.rows; ++r) std::memcpy(yb + r * n, z + off + r * n, blk.cols * sizeof(float));
   BoundArgs& args = BindArgs(&blk, blk.a_md, blk.b_md, bias ? &blk.bias_md : nullptr, blk.y_md, blk.scratch_md);
   args.src->set_data_handle(const_cast<float*>(a + blk.row0 * plan->k));
-  args.weights->set_data_handle(const_cast<float*>(b + blk.col0));
+  args.weights->set_data_handle(const_cast<float*>(b + blk.b_offset));
   if (bias) args.bias->set_data_handle(const_cast<float*>(bias + blk.col0));
   args.dst->set_data_handle(yb);
   args.scratch->set_data_handle(ThreadScratch(blk.scratch_md.get_size()));
   blk.prim.execute(ThreadStream(), args.args);
+}
+
+size_t PackedMatMulWeightsSize(int64_t k, int64_t n) {
+  const PackedLayout* l = k > 0 && n > 0 ? GetPackedLayout(k, n) : nullptr;
+  return l ? memory::desc(l->md).get_size() / sizeof(float) : 0;
+}
+
+bool PackMatMulWeights(int64_t k, int64_t n, const float* kn, float* packed) {
+  const PackedLayout* l = k > 0 && n > 0 ? GetPackedLayout(k, n) : nullptr;
+  if (l == nullptr) return false;
+  auto& eng = Engine();
+  memory src(memory::desc({k, n}, memory::data_type::f32, tag::ab), eng, const_cast<float*>(kn));
+  memory dst(memory::desc(l->md), eng, packed);
+  dnnl::reorder(src, dst).execute(ThreadStream(), src, dst);
+  return true;
 }
 
 #else  // no oneDNN: FusedMatMul uses its reference loop.
@@ -145,6 +245,8 @@ struct DnnlMatMulPlan {};
 const DnnlMatMulPlan* GetDnnlMatMulPlan(const DnnlMatMulParams&, uint32_t) { return nullptr; }
 uint32_t DnnlMatMulPlanBlocks(const DnnlMatMulPlan*) { return 0; }
 void RunDnnlMatMul(const DnnlMatMulPlan*, uint32_t, const float*, const float*, const float*, const float*, float*) {}
+size_t PackedMatMulWeightsSize(int64_t, int64_t) { return 0; }
+bool PackMatMulWeights(int64_t, int64_t, const float*, float*) { return false; }
 
 #endif
 

@@ -1,9 +1,14 @@
 // FusedMatMul: Y = activation(A x B + bias + Z), made by the matmul-fusion pass from MatMul /
 // Gemm (+ bias Add) (+ residual Add) (+ activation), never by a frontend. A is [..., K] (its
-// leading dims are rows), B is 2-D [K, N], bias [N], Z has Y's shape. Runs as oneDNN matmul
-// primitives over row blocks (ops/dnnl_matmul.h); without oneDNN, one GEMM per row block and the
-// epilogue as a loop.
+// leading dims are rows), B is 2-D [K, N] or (packed_weights = 1) MatMulWeightPack's packing of
+// a constant [K, N] B (weights_shape = [K, N]), bias [N], Z has Y's shape. Runs as oneDNN
+// matmul primitives over row or column blocks (ops/dnnl_matmul.h); without oneDNN, one GEMM per
+// row block and the epilogue as a loop (never packed: the pack op needs oneDNN).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <cstring>
+#include <vector>
 
 #include "ops/dnnl_matmul.h"
 #include "ops/gemm_util.h"
@@ -13,7 +18,23 @@
 namespace ge::ops_fused_matmul {
 using namespace ge::ops_util;
 
-enum Attr { kActivation, kActivationParams };
+enum Attr { kActivation, kActivationParams, kPackedWeights, kWeightsShape };
+
+// [K, N] of B: its shape, or the weights_shape attribute when B is packed; false if neither.
+bool WeightsKN(const gert::RuntimeAttrs* attrs, const gert::Shape& b, int64_t* k, int64_t* n) {
+  if (AttrInt(attrs, kPackedWeights, 0) == 0) {
+    if (b.GetDimNum() != 2) return false;
+    *k = b.GetDim(0);
+    *n = b.GetDim(1);
+    return true;
+  }
+  std::vector<int64_t> kn = AttrInts(attrs, kWeightsShape);
+  if (kn.size() != 2 || kn[0] <= 0 || kn[1] <= 0) return false;
+  *k = kn[0];
+  *n = kn[1];
+  // The packed buffer must be the layout's size: the kernel reads it by that layout.
+  return b.GetDimNum() == 1 && b.GetDim(0) == static_cast<int64_t>(PackedMatMulWeightsSize(*k, *n));
+}
 
 struct FusedMatMulTiling {
   DnnlMatMulParams p;
@@ -23,15 +44,19 @@ struct FusedMatMulTiling {
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* a = ctx->GetInputShape(0);
   const gert::Shape* b = ctx->GetInputShape(1);
-  if (!a || !b || a->GetDimNum() < 1 || b->GetDimNum() != 2) return ge::GRAPH_FAILED;
+  int64_t bk, bn;
+  if (!a || !b || a->GetDimNum() < 1) return InferFail("FusedMatMul: A and B are required, A of rank >= 1");
+  if (!WeightsKN(ctx->GetAttrs(), *b, &bk, &bn))
+    return InferFail(fmt::format("FusedMatMul: B of shape {} is neither [K, N] nor the packing of weights_shape",
+                                 DimsOf(*b)));
   int64_t k = a->GetDim(a->GetDimNum() - 1);
-  if (k >= 0 && b->GetDim(0) >= 0 && k != b->GetDim(0)) return ge::GRAPH_FAILED;
+  if (k >= 0 && bk >= 0 && k != bk)
+    return InferFail(fmt::format("FusedMatMul: A has {} columns, B {} rows", k, bk));
   gert::Shape* y = ctx->GetOutputShape(0);
   *y = *a;
-  y->SetDim(a->GetDimNum() - 1, b->GetDim(1));
+  y->SetDim(a->GetDimNum() - 1, bn);
   const gert::Shape* bias = ctx->GetInputShape(2);
-  if (bias && bias->GetShapeSize() >= 0 && b->GetDim(1) >= 0 && bias->GetShapeSize() != b->GetDim(1))
-    return ge::GRAPH_FAILED;
+  if (bias && bias->GetShapeSize() >= 0 && bn >= 0 && bias->GetShapeSize() != bn) return ge::GRAPH_FAILED;
   const gert::Shape* z = ctx->GetInputShape(3);  // the residual is read element for element
   if (z && z->GetDimNum() != y->GetDimNum()) return ge::GRAPH_FAILED;
   for (size_t i = 0; z && i < y->GetDimNum(); ++i)
@@ -51,14 +76,15 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   const gert::Shape& a = ctx->GetInputShape(0)->GetStorageShape();
   const gert::Shape& b = ctx->GetInputShape(1)->GetStorageShape();
   FusedMatMulTiling t{};
-  t.p.k = b.GetDim(0);
-  t.p.n = b.GetDim(1);
+  if (!WeightsKN(ctx->GetAttrs(), b, &t.p.k, &t.p.n)) return ge::GRAPH_FAILED;
+  t.p.packed_b = AttrInt(ctx->GetAttrs(), kPackedWeights, 0) != 0;
   t.p.rows = 1;
   for (size_t i = 0; i + 1 < a.GetDimNum(); ++i) t.p.rows *= a.GetDim(i);
   t.p.has_bias = ctx->GetInputShape(2) != nullptr;
   t.p.has_z = ctx->GetInputShape(3) != nullptr;
   if (!ParseAct(ctx->GetAttrs(), &t.p)) return ge::GRAPH_FAILED;
   t.plan = t.p.rows > 0 ? GetDnnlMatMulPlan(t.p, OversplitBlocks(ctx->GetCoreNum())) : nullptr;
+  if (t.p.packed_b && t.plan == nullptr && t.p.rows > 0) return ge::GRAPH_FAILED;  // packed B needs the plan
   uint32_t blocks = t.plan ? DnnlMatMulPlanBlocks(t.plan) : ChooseBlockDim(ctx, 2 * t.p.rows * t.p.k * t.p.n, 1 << 21);
   ctx->SetBlockDim(std::max<uint32_t>(1, std::min<int64_t>(blocks, std::max<int64_t>(t.p.rows, 1))));
   return SetTiling(ctx, t);
@@ -90,6 +116,34 @@ void Kernel(const aclrtKernelArgs* args) {
     }
 }
 
+// ---- MatMulWeightPack: a constant [K, N] B -> the packed layout FusedMatMul's plans read -----
+// Inserted by the matmul-weight-packing pass and folded at compile time (its input is a constant).
+ge::graphStatus PackInferShape(gert::InferShapeContext* ctx) {
+  const gert::Shape* b = ctx->GetInputShape(0);
+  if (!b || b->GetDimNum() != 2 || b->GetDim(0) <= 0 || b->GetDim(1) <= 0)
+    return InferFail("MatMulWeightPack: expected a 2-D B of known shape");
+  const size_t size = PackedMatMulWeightsSize(b->GetDim(0), b->GetDim(1));
+  if (size == 0) return InferFail("MatMulWeightPack: oneDNN has no packed layout for this B");
+  gert::Shape* y = ctx->GetOutputShape(0);
+  *y = gert::Shape({static_cast<int64_t>(size)});
+  return ge::GRAPH_SUCCESS;
+}
+
+struct PackTiling {
+  int64_t k, n;
+};
+
+ge::graphStatus PackTilingFunc(gert::TilingContext* ctx) {
+  const gert::Shape& b = ctx->GetInputShape(0)->GetStorageShape();
+  ctx->SetBlockDim(1);
+  return SetTiling(ctx, PackTiling{b.GetDim(0), b.GetDim(1)});
+}
+
+void PackKernel(const aclrtKernelArgs* args) {
+  const auto& t = GetTiling<PackTiling>(args);
+  PackMatMulWeights(t.k, t.n, static_cast<const float*>(args->addrs[0]), static_cast<float*>(args->addrs[1]));
+}
+
 }  // namespace ge::ops_fused_matmul
 
 namespace ops {
@@ -104,10 +158,27 @@ class FusedMatMul : public OpDef {
     this->Output("Y").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
     this->Attr("activation").AttrType(OPTIONAL).String("");
     this->Attr("activation_params").AttrType(OPTIONAL).ListFloat();
+    this->Attr("packed_weights").AttrType(OPTIONAL).Int(0);
+    this->Attr("weights_shape").AttrType(OPTIONAL).ListInt();
     this->SetInferShape(InferShape);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
     this->AICore().SetTiling(Tiling).SetKernel(Kernel).AddConfig("ascend910b");
   }
 };
 OP_ADD(FusedMatMul);
+
+#ifdef GE_HAVE_DNNL  // the packed layout is oneDNN's: without it the pass leaves B plain
+class MatMulWeightPack : public OpDef {
+ public:
+  explicit MatMulWeightPack(const char* name) : OpDef(name) {
+    using namespace ge::ops_fused_matmul;
+    this->Input("B").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+    this->Output("packed").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+    this->SetInferShape(PackInferShape);
+    this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
+    this->AICore().SetTiling(PackTilingFunc).SetKernel(PackKernel).AddConfig("ascend910b");
+  }
+};
+OP_ADD(MatMulWeightPack);
+#endif
 }  // namespace ops

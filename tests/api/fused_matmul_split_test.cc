@@ -1,5 +1,7 @@
 // FusedMatMul's block splits (rows; columns for matrix-vector products and wide products) against
-// a plain triple loop written here, with bias, residual and GELU, in sink and host mode; and the
+// a plain triple loop written here, with bias, residual and GELU, in sink and host mode, with B
+// plain (-O0) and packed at compile time (-O2, matmul-weight-packing); packed B of the wrong
+// size; and the
 // NHWC conv's weight checks: a kernel_shape that contradicts W, packed weights of the wrong size.
 #include <gtest/gtest.h>
 
@@ -21,7 +23,7 @@ HostTensor Random(Shape s, uint32_t seed) {
 }
 
 // y = gelu(a x w + bias + z), a [rows, k], w [k, n]; expected by the loop below.
-void CheckSplit(int64_t rows, int64_t k, int64_t n, const std::string& mode) {
+void CheckSplit(int64_t rows, int64_t k, int64_t n, const std::string& mode, int opt_level) {
   auto g = std::make_shared<Graph>("g");
   HostTensor a = Random(Shape({rows, k}), 1), z = Random(Shape({rows, n}), 2);
   HostTensor w = Random(Shape({k, n}), 3), bias = Random(Shape({n}), 4);
@@ -33,9 +35,17 @@ void CheckSplit(int64_t rows, int64_t k, int64_t n, const std::string& mode) {
   g->AddOutput(y);
   ModelOptions opt;
   opt.mode = mode;
+  opt.opt_level = opt_level;
   std::unique_ptr<Model> model;
   Status st = Model::FromGraph(g, opt, &model);
   ASSERT_TRUE(st.ok()) << st.message();
+  int packed = 0;
+  for (size_t i = 0; i < model->graph().num_nodes(); ++i) {
+    const Node& node = model->graph().node(static_cast<NodeId>(i));
+    const int64_t* p = node.GetAttr<int64_t>("packed_weights");
+    packed += node.type == "FusedMatMul" && p && *p == 1;
+  }
+  EXPECT_EQ(packed, opt_level == 2 ? 1 : 0) << "B packed at -O2 only";
   std::vector<HostTensor> out;
   st = model->Run({a, z}, &out);
   ASSERT_TRUE(st.ok()) << st.message();
@@ -45,18 +55,37 @@ void CheckSplit(int64_t rows, int64_t k, int64_t n, const std::string& mode) {
       for (int64_t p = 0; p < k; ++p) v += double(a.data_as<float>()[r * k + p]) * w.data_as<float>()[p * n + j];
       double want = 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
       ASSERT_NEAR(out[0].data_as<float>()[r * n + j], want, 1e-3 * (1 + std::fabs(want)))
-          << rows << "x" << k << "x" << n << " " << mode << " at " << r << "," << j;
+          << rows << "x" << k << "x" << n << " " << mode << " -O" << opt_level << " at " << r << "," << j;
     }
 }
 
 TEST(FusedMatMulSplit, MatrixVectorOverColumns) {
-  for (const char* mode : {"sink", "host"}) CheckSplit(4, 1024, 1000, mode);
+  for (const char* mode : {"sink", "host"})
+    for (int level : {0, 2}) CheckSplit(4, 1024, 1000, mode, level);
 }
 TEST(FusedMatMulSplit, WideOverColumns) {
-  for (const char* mode : {"sink", "host"}) CheckSplit(64, 256, 1024, mode);
+  for (const char* mode : {"sink", "host"})
+    for (int level : {0, 2}) CheckSplit(64, 256, 1024, mode, level);
 }
 TEST(FusedMatMulSplit, NarrowOverRows) {
-  for (const char* mode : {"sink", "host"}) CheckSplit(128, 256, 256, mode);
+  for (const char* mode : {"sink", "host"})
+    for (int level : {0, 2}) CheckSplit(128, 256, 256, mode, level);
+}
+
+// A FusedMatMul whose packed B is not the packed layout's size for weights_shape: the compile
+// fails naming the node.
+TEST(FusedMatMulSplit, PackedWeightsOfTheWrongSize) {
+  auto g = std::make_shared<Graph>("g");
+  ValueId a = g->AddInput("a", TensorDesc{DT_FLOAT, FORMAT_ND, Shape({4, 64})});
+  ValueId w = g->AddConstant("w", HostTensor(DT_FLOAT, Shape({100})));
+  ValueId y = g->AddValue("y", TensorDesc{DT_FLOAT, FORMAT_ND, Shape::UnknownRank()});
+  g->AddNode("mm", "FusedMatMul", {a, w, kNoValue, kNoValue}, {y},
+             {{"packed_weights", int64_t{1}}, {"weights_shape", std::vector<int64_t>{64, 64}}});
+  g->AddOutput(y);
+  std::unique_ptr<Model> model;
+  Status st = Model::FromGraph(g, ModelOptions{}, &model);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("node 'mm' (FusedMatMul)"), std::string::npos) << st.message();
 }
 
 // An NHWC FusedConv whose packed weights are not what its primitive reads: the compile fails

@@ -13,6 +13,7 @@
 #include "compiler/passes/layer_norm_fusion.h"
 #include "compiler/passes/matmul_add_to_gemm.h"
 #include "compiler/passes/matmul_fusion.h"
+#include "compiler/passes/matmul_weight_packing.h"
 #include "compiler/passes/softmax_fusion.h"
 #include "compiler/passes/transpose_cancellation.h"
 #include "register/op_impl_registry.h"
@@ -54,6 +55,7 @@ Status PassManager::Create(int opt_level, std::unique_ptr<PassManager>* out) {
     p.push_back(std::make_unique<SoftmaxFusion>());
     if (IsRegistered("FusedAttention")) p.push_back(std::make_unique<AttentionFusion>());
     if (IsRegistered("FusedMatMul")) p.push_back(std::make_unique<MatMulFusion>());
+    if (IsRegistered("MatMulWeightPack")) p.push_back(std::make_unique<MatMulWeightPacking>());
     if (IsRegistered("FusedConv"))
       p.push_back(std::make_unique<ConvActivationFusion>());
     else

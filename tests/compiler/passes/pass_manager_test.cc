@@ -22,7 +22,7 @@ TEST(PassManagerTest, Levels) {
                                                     "dead-code-elimination"}));
   EXPECT_EQ(PassNames(2), (std::vector<std::string>{"identity-elimination", "common-subexpression-elimination",
                                                     "conv-bn-folding", "transpose-cancellation", "matmul-add-to-gemm",
-                                                    "layer-norm-fusion", "softmax-fusion", "attention-fusion", "matmul-fusion",
+                                                    "layer-norm-fusion", "softmax-fusion", "attention-fusion", "matmul-fusion", "matmul-weight-packing",
                                                     "conv-activation-fusion", "dead-code-elimination"}));
   std::unique_ptr<PassManager> pm;
   Status st = PassManager::Create(3, &pm);
