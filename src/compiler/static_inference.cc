@@ -5,6 +5,7 @@
 
 #include "base/log.h"
 #include "compiler/op_call.h"
+#include "compiler/partial_values.h"
 #include "compiler/passes/shape_folding.h"
 #include "runtime/kernel_error.h"
 
@@ -86,7 +87,8 @@ Status CheckInputTypes(const Graph& g, const Node& node, const NodeBinding& b) {
 }
 
 // Infers one node; sets the outputs' descs; folds it when possible (returns true in *folded).
-Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* folded, bool* shape_folded) {
+Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, PartialValues* partial, bool* folded,
+                 bool* shape_folded) {
   Node& node = g->node(n);
   *folded = *shape_folded = false;
   NodeBinding binding;
@@ -113,11 +115,30 @@ Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* fo
   if (!st.ok()) return st;
   for (size_t o = 0; o < node.outputs.size(); ++o)
     if (node.outputs[o] != kNoValue) g->value(node.outputs[o]).desc.dtype = call.output(o).GetDataType();
-  if (!ranks_known) return Status::Ok();  // outputs stay unknown rank
+  // Outputs the op's inference leaves of unknown rank may still be known from partial values
+  // (a Reshape to Concat(Shape(x)[0], 4, 64) has rank 3); then the partial value of the output.
+  auto from_partials = [&]() {
+    if (!opt.fold_shapes) return Status::Ok();
+    if (node.outputs.size() == 1 && node.outputs[0] != kNoValue &&
+        g->value(node.outputs[0]).desc.shape.IsUnknownRank())
+      if (auto s = partial->OutputShape(*g, node)) g->value(node.outputs[0]).desc.shape = *s;
+    bool all_constant = true;  // then ordinary constant folding computes it
+    for (ValueId v : node.inputs) all_constant &= v == kNoValue || g->value(v).constant.has_value();
+    if (all_constant || !partial->Propagate(*g, node)) return Status::Ok();
+    auto p = partial->Get(*g, node.outputs[0]);
+    if (!p || !p->AllKnown() || node.outputs.size() != 1) return Status::Ok();
+    HostTensor t = PartialValueConstant(*p, g->value(node.outputs[0]).desc.dtype);
+    GELOGD("shape folding: {} -> constant {} (partial values)", NodeLabel(node), t.desc().ToString());
+    g->value(node.outputs[0]).desc = t.desc();
+    g->value(node.outputs[0]).constant = std::move(t);
+    *folded = *shape_folded = true;
+    return Status::Ok();
+  };
+  if (!ranks_known) return from_partials();  // outputs stay unknown rank unless partial values say more
   st = call.InferShape();
   if (!st.ok()) {
     if (all_known) return st;
-    return Status::Ok();  // dynamic dims the op cannot reason about: outputs stay unknown
+    return from_partials();  // dynamic dims the op cannot reason about: outputs stay unknown
   }
   for (size_t o = 0; o < node.outputs.size(); ++o) {
     if (node.outputs[o] == kNoValue) continue;
@@ -139,6 +160,8 @@ Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, bool* fo
       return Status::Ok();
     }
   }
+  GE_RETURN_IF_ERROR(from_partials());
+  if (*folded) return Status::Ok();
   if (all_known && Foldable(*g, node, binding, opt)) {
     int64_t bytes = 0;
     for (size_t o = 0; o < call.num_outputs(); ++o) bytes += call.output(o).GetSize();
@@ -182,10 +205,11 @@ Status RunStaticInference(Graph* g, const StaticInferenceOptions& opt, StaticInf
   GE_RETURN_IF_ERROR(g->TopologicalOrder(&order));
   std::vector<bool> keep(g->num_nodes(), true);
   StaticInferenceStats local;
+  PartialValues partial;
   for (NodeId n : order) PadOptionalIo(&g->node(n));
   for (NodeId n : order) {
     bool folded = false, shape_folded = false;
-    GE_RETURN_IF_ERROR(InferNode(g, n, opt, &folded, &shape_folded));
+    GE_RETURN_IF_ERROR(InferNode(g, n, opt, &partial, &folded, &shape_folded));
     if (folded) {
       keep[n] = false;
       ++local.folded;

@@ -134,5 +134,49 @@ TEST(ShapeFoldingTest, UnknownRankDoesNotFold) {
   EXPECT_FALSE(FoldShapeOf(*g, g->node(0)).has_value());
 }
 
+// Partial values (compiler/partial_values.h) on a dynamic sequence length, as PyTorch's
+// nn.MultiheadAttention exports its head split: Shape(x)[2] / 4 is the constant 192 although x
+// is dynamic, and the Reshape to Concat(Shape(x)[0], 4, 192) gets rank 3 and two known dims. The
+// sequence length itself stays a computed value. Range's output is 1-D.
+TEST(ShapeFoldingTest, PartialValuesOfADynamicShape) {
+  EXPECT_EQ(test::Infer(R"(graph g
+input x: float32[-1, 1, 768]
+input n: int64[]
+const i0: int64[] = [0]
+const i2: int64[] = [2]
+const ax: int64[1] = [0]
+const four: int64[] = [4]
+const four1: int64[1] = [4]
+const one: int64[] = [1]
+node shape: s = Shape(x)
+node g0: seq = Gather(s, i0) {axis=0}
+node g2: e = Gather(s, i2) {axis=0}
+node div: d = Div(e, four)
+node u0: seq1 = Unsqueeze(seq, ax)
+node u2: d1 = Unsqueeze(d, ax)
+node concat: dims = Concat(seq1, four1, d1) {axis=0}
+node reshape: y = Reshape(x, dims)
+node range: r = Range(i0, n, one)
+output y, r
+)",
+                        WithShapeFolding(true)),
+            R"(graph g
+input x: float32[-1, 1, 768]
+input n: int64[]
+const i0: int64[] = [0]
+const ax: int64[1] = [0]
+const four1: int64[1] = [4]
+const one: int64[] = [1]
+const d1: int64[1] = [192]
+node shape: s: int64[3] = Shape(x)
+node g0: seq: int64[] = Gather(s, i0) {axis=0}
+node u0: seq1: int64[1] = Unsqueeze(seq, ax)
+node concat: dims: int64[3] = Concat(seq1, four1, d1) {axis=0}
+node reshape: y: float32[-1, 4, 192] = Reshape(x, dims)
+node range: r: int64[-1] = Range(i0, n, one)
+output y, r
+)");
+}
+
 }  // namespace
 }  // namespace ge

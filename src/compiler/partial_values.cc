@@ -1,0 +1,213 @@
+#include "compiler/partial_values.h"
+
+#include <algorithm>
+
+namespace ge {
+namespace {
+
+constexpr int64_t kUnknown = PartialValue::kUnknown;
+
+bool IsInt(DataType dt) { return dt == DT_INT64 || dt == DT_INT32; }
+
+// [start, end) of a Shape node over rank dims (negative values count from the end, clamped).
+void ShapeRange(const Node& node, int64_t rank, int64_t* b, int64_t* e) {
+  const int64_t* start = node.GetAttr<int64_t>("start");
+  const int64_t* end = node.GetAttr<int64_t>("end");
+  *b = start ? *start : 0;
+  *e = end ? *end : rank;
+  if (*b < 0) *b += rank;
+  if (*e < 0) *e += rank;
+  *b = std::clamp<int64_t>(*b, 0, rank);
+  *e = std::clamp<int64_t>(*e, *b, rank);
+}
+
+std::optional<std::vector<int64_t>> ConstInts(const Graph& g, ValueId v) {
+  if (v == kNoValue || !g.value(v).constant || !IsInt(g.value(v).constant->dtype())) return std::nullopt;
+  return g.value(v).constant->ToInt64Vector();
+}
+
+int64_t Arith(const std::string& op, int64_t a, int64_t b) {
+  if (a == kUnknown || b == kUnknown || a < 0 || b < 0) return kUnknown;
+  if (op == "Add") return a + b <= (int64_t{1} << 40) ? a + b : kUnknown;
+  if (op == "Sub") return a - b;
+  if (op == "Mul") return (a == 0 || b <= (int64_t{1} << 40) / std::max<int64_t>(a, 1)) ? a * b : kUnknown;
+  if (op == "Div") return b == 0 ? kUnknown : a / b;
+  return kUnknown;
+}
+
+}  // namespace
+
+bool PartialValue::AllKnown() const {
+  return std::none_of(elements.begin(), elements.end(), [](int64_t e) { return e == kUnknown; });
+}
+
+HostTensor PartialValueConstant(const PartialValue& p, DataType dtype) {
+  Shape shape = p.scalar ? Shape() : Shape({static_cast<int64_t>(p.elements.size())});
+  if (dtype == DT_INT32) {
+    std::vector<int32_t> v(p.elements.begin(), p.elements.end());
+    return HostTensor::FromBytes(DT_INT32, shape, v.data(), v.size() * sizeof(int32_t));
+  }
+  return HostTensor::FromBytes(DT_INT64, shape, p.elements.data(), p.elements.size() * sizeof(int64_t));
+}
+
+std::optional<PartialValue> PartialValues::Get(const Graph& g, ValueId v) const {
+  if (v == kNoValue) return std::nullopt;
+  const Value& val = g.value(v);
+  if (val.constant) {
+    const HostTensor& t = *val.constant;
+    if (!IsInt(t.dtype()) || t.shape().GetDimNum() > 1 || static_cast<size_t>(t.NumElements()) > kMaxElements)
+      return std::nullopt;
+    return PartialValue{t.ToInt64Vector(), t.shape().GetDimNum() == 0};
+  }
+  auto it = values_.find(v);
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
+
+bool PartialValues::Propagate(const Graph& g, const Node& node) {
+  if (!node.domain.empty() || node.outputs.empty() || node.outputs[0] == kNoValue || node.inputs.empty()) return false;
+  const ValueId out = node.outputs[0];
+  if (!IsInt(g.value(out).desc.dtype) && node.type != "Shape") return false;
+  const std::string& op = node.type;
+  auto in = [&](size_t i) { return i < node.inputs.size() ? Get(g, node.inputs[i]) : std::nullopt; };
+  PartialValue r;
+  if (op == "Shape") {
+    const Shape& s = g.value(node.inputs[0]).desc.shape;
+    if (s.IsUnknownRank()) return false;
+    int64_t b, e;
+    ShapeRange(node, static_cast<int64_t>(s.GetDimNum()), &b, &e);
+    for (int64_t i = b; i < e; ++i) r.elements.push_back(s.GetDim(i) < 0 ? kUnknown : s.GetDim(i));
+  } else if (op == "Identity" || op == "Cast") {
+    auto a = in(0);
+    if (!a) return false;
+    r = *a;
+  } else if (op == "Gather") {
+    auto a = in(0);
+    auto idx = ConstInts(g, node.inputs.size() > 1 ? node.inputs[1] : kNoValue);
+    const int64_t* axis = node.GetAttr<int64_t>("axis");
+    if (!a || a->scalar || !idx || (axis && *axis != 0 && *axis != -1)) return false;
+    const auto& ishape = g.value(node.inputs[1]).constant->shape();
+    if (ishape.GetDimNum() > 1) return false;
+    const auto n = static_cast<int64_t>(a->elements.size());
+    for (int64_t i : *idx) {
+      if (i < 0) i += n;
+      if (i < 0 || i >= n) return false;
+      r.elements.push_back(a->elements[i]);
+    }
+    r.scalar = ishape.GetDimNum() == 0;
+  } else if (op == "Unsqueeze") {
+    auto a = in(0);
+    if (!a || !a->scalar) return false;
+    r.elements = a->elements;
+  } else if (op == "Squeeze") {
+    auto a = in(0);
+    if (!a || a->scalar || a->elements.size() != 1) return false;
+    r.elements = a->elements;
+    r.scalar = true;
+  } else if (op == "Concat") {
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      auto a = in(i);
+      if (!a || a->scalar) return false;
+      r.elements.insert(r.elements.end(), a->elements.begin(), a->elements.end());
+    }
+  } else if (op == "Slice") {
+    auto a = in(0);
+    auto starts = ConstInts(g, node.inputs.size() > 1 ? node.inputs[1] : kNoValue);
+    auto ends = ConstInts(g, node.inputs.size() > 2 ? node.inputs[2] : kNoValue);
+    if (!a || a->scalar || !starts || !ends || starts->size() != 1 || ends->size() != 1) return false;
+    if (node.inputs.size() > 3 && node.inputs[3] != kNoValue) {
+      auto axes = ConstInts(g, node.inputs[3]);
+      if (!axes || axes->size() != 1 || ((*axes)[0] != 0 && (*axes)[0] != -1)) return false;
+    }
+    if (node.inputs.size() > 4 && node.inputs[4] != kNoValue) {
+      auto steps = ConstInts(g, node.inputs[4]);
+      if (!steps || *steps != std::vector<int64_t>{1}) return false;
+    }
+    const auto n = static_cast<int64_t>(a->elements.size());
+    int64_t b = (*starts)[0], e = (*ends)[0];
+    if (b < 0) b += n;
+    if (e < 0) e += n;
+    b = std::clamp<int64_t>(b, 0, n);
+    e = std::clamp<int64_t>(e, b, n);
+    r.elements.assign(a->elements.begin() + b, a->elements.begin() + e);
+  } else if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
+    auto a = in(0), b = in(1);
+    if (!a || !b || node.inputs.size() != 2) return false;
+    const size_t n = std::max(a->elements.size(), b->elements.size());
+    if ((a->elements.size() != n && a->elements.size() != 1) || (b->elements.size() != n && b->elements.size() != 1))
+      return false;
+    for (size_t i = 0; i < n; ++i)
+      r.elements.push_back(Arith(op, a->elements[a->elements.size() == 1 ? 0 : i],
+                                 b->elements[b->elements.size() == 1 ? 0 : i]));
+    r.scalar = a->scalar && b->scalar;
+  } else {
+    return false;
+  }
+  if (r.elements.size() > kMaxElements) return false;
+  values_[out] = std::move(r);
+  return true;
+}
+
+std::optional<Shape> PartialValues::OutputShape(const Graph& g, const Node& node) const {
+  if (!node.domain.empty() || node.inputs.empty()) return std::nullopt;
+  const std::string& op = node.type;
+  if (op == "Range") return Shape({Shape::kUnknownDim});
+  auto dims_of = [](const PartialValue& p) {
+    std::vector<int64_t> d;
+    for (int64_t e : p.elements) d.push_back(e == kUnknown || e < 0 ? Shape::kUnknownDim : e);
+    return d;
+  };
+  if (op == "ConstantOfShape") {
+    auto p = Get(g, node.inputs[0]);
+    if (!p || p->scalar) return std::nullopt;
+    return Shape(dims_of(*p));
+  }
+  if (node.inputs.size() < 2) return std::nullopt;
+  auto p = Get(g, node.inputs[1]);
+  if (!p || p->scalar) return std::nullopt;
+  const Shape& x = g.value(node.inputs[0]).desc.shape;
+  if (op == "Reshape") {
+    const int64_t* allowzero = node.GetAttr<int64_t>("allowzero");
+    std::vector<int64_t> d;
+    int64_t minus_one = -1, known = 1;
+    for (size_t i = 0; i < p->elements.size(); ++i) {
+      int64_t e = p->elements[i];
+      if (e == 0 && !(allowzero && *allowzero))
+        e = !x.IsUnknownRank() && i < x.GetDimNum() && x.GetDim(i) >= 0 ? x.GetDim(i) : kUnknown;
+      if (e == -1) {
+        if (minus_one >= 0) return std::nullopt;  // two -1s: the model is invalid, let inference say so
+        minus_one = static_cast<int64_t>(i);
+        d.push_back(Shape::kUnknownDim);
+        continue;
+      }
+      if (e != kUnknown && e < 0) return std::nullopt;
+      d.push_back(e == kUnknown ? Shape::kUnknownDim : e);
+      known = e == kUnknown || known < 0 ? -1 : known * e;
+    }
+    // The -1 dim, when the input's size and every other dim are known.
+    if (minus_one >= 0 && known > 0 && x.IsStatic() && x.GetShapeSize() % known == 0)
+      d[minus_one] = x.GetShapeSize() / known;
+    return Shape(d);
+  }
+  if (op == "Expand") {
+    if (x.IsUnknownRank()) return std::nullopt;
+    const auto xr = static_cast<int64_t>(x.GetDimNum()), sr = static_cast<int64_t>(p->elements.size());
+    const int64_t rank = std::max(xr, sr);
+    std::vector<int64_t> d(rank);
+    for (int64_t i = 0; i < rank; ++i) {
+      const int64_t xd = i - (rank - xr) >= 0 ? x.GetDim(i - (rank - xr)) : 1;
+      const int64_t sd = i - (rank - sr) >= 0 ? p->elements[i - (rank - sr)] : 1;
+      if (sd != kUnknown && sd != 1) {
+        d[i] = sd;
+      } else if (sd == 1) {
+        d[i] = xd;
+      } else {
+        d[i] = xd > 1 ? xd : Shape::kUnknownDim;  // an unknown dim broadcasts against xd
+      }
+    }
+    return Shape(d);
+  }
+  return std::nullopt;
+}
+
+}  // namespace ge
