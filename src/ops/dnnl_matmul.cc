@@ -27,6 +27,7 @@ struct MmBlock {
   memory::desc a_md, b_md, bias_md, y_md, scratch_md;
   int64_t row0, rows, col0, cols;  // the block's rectangle of Y
   int64_t b_offset;                // floats from B's start to the block's part
+  bool staged;                     // Y's columns go through a contiguous buffer (see MakeBlock)
 };
 
 // The packed layout of a [k, n] B: what brgemm picks for it (tag any) on a canonical 64-row
@@ -57,13 +58,14 @@ const PackedLayout* GetPackedLayout(int64_t k, int64_t n) {
     const auto& md = layout->md;
     if (md.format_kind == dnnl_blocked) {
       const auto& blk = md.format_desc.blocking;
-      int64_t unit = 1;
-      for (int i = 0; i < blk.inner_nblks; ++i)
-        if (blk.inner_idxs[i] == 1) unit *= blk.inner_blks[i];
+      int64_t unit = 1, k_unit = 1;
+      for (int i = 0; i < blk.inner_nblks; ++i) (blk.inner_idxs[i] == 1 ? unit : k_unit) *= blk.inner_blks[i];
       const int64_t col_blocks = md.padded_dims[1] / unit;
-      // The column blocks are outermost: their stride times their count is the whole buffer.
-      if (md.padded_dims[1] % unit == 0 && blk.strides[1] * col_blocks == md.padded_dims[0] * md.padded_dims[1] &&
-          blk.strides[0] * unit <= blk.strides[1]) {
+      // The column blocks are outermost: their stride times their count is the whole buffer,
+      // and the row blocks of one column block fill its stride.
+      if (md.padded_dims[1] % unit == 0 && md.padded_dims[0] % k_unit == 0 &&
+          blk.strides[1] * col_blocks == md.padded_dims[0] * md.padded_dims[1] &&
+          blk.strides[0] * (md.padded_dims[0] / k_unit) == blk.strides[1]) {
         layout->col_unit = unit;
         layout->col_stride = blk.strides[1];
       }
@@ -100,17 +102,21 @@ bool MakeBlock(const DnnlMatMulParams& p, const PackedLayout* packed, int64_t ro
   memory::desc a_md({rows, p.k}, f32, tag::ab);
   memory::desc b_md({p.k, cols}, f32, memory::dims{p.n, 1});
   blk->b_offset = col0;
+  blk->staged = false;
   if (packed != nullptr) {
     if (cols == p.n) {
       b_md = memory::desc(packed->md);
       blk->b_offset = 0;
     } else {
+      // brgemm takes a blocked B only with a dense Y: a column block of a packed B writes a
+      // contiguous [rows, cols] buffer that is copied into Y's columns (Z copied in first).
       b_md = PackedColumns(*packed, cols);
       blk->b_offset = col0 / packed->col_unit * packed->col_stride;
+      blk->staged = true;
     }
   }
   memory::desc bias_md({1, cols}, f32, memory::dims{p.n, 1});
-  memory::desc y_md({rows, cols}, f32, memory::dims{p.n, 1});
+  memory::desc y_md({rows, cols}, f32, memory::dims{packed != nullptr && cols != p.n ? cols : p.n, 1});
   dnnl::post_ops po;
   if (p.has_z) po.append_sum(1.f);
   AppendAct(static_cast<ConvAct>(p.act), p.a0, p.a1, &po);
@@ -153,8 +159,10 @@ std::unique_ptr<DnnlMatMulPlan> BuildPlan(const DnnlMatMulParams& p, uint32_t ma
   // Blocks of at least ~2 MFLOP, so that a split pays for its hand-off: over rows (8 at least
   // each), or over columns in multiples of 64 for a few rows (a matrix-vector product, bound by
   // reading B: each core streams its own part) and for wide products.
-  int64_t flops = 2 * p.rows * p.k * p.n;
-  int64_t want = std::clamp<int64_t>(flops / (2 << 20), 1, std::max<uint32_t>(max_blocks, 1));
+  // A product of few rows is bound by reading B (one float of B costs ~30 flops' time at this
+  // machine's bandwidth per core), not by its flops: count that as its work.
+  int64_t work = std::max<int64_t>(2 * p.rows * p.k * p.n, 32 * p.k * p.n);
+  int64_t want = std::clamp<int64_t>(work / (2 << 20), 1, std::max<uint32_t>(max_blocks, 1));
   int64_t by_rows = std::max<int64_t>(1, std::min<int64_t>(want, p.rows / 8));
   int64_t by_cols = unit == 0 ? 1 : std::max<int64_t>(1, std::min<int64_t>(want, p.n / unit));
   // Columns also when each column block stays wide (>= 128): every block then keeps all rows,
@@ -213,15 +221,25 @@ void RunDnnlMatMul(const DnnlMatMulPlan* plan, uint32_t block, const float* a, c
   const MmBlock& blk = plan->blocks[block];
   const int64_t n = plan->n, off = blk.row0 * n + blk.col0;
   float* yb = y + off;
-  if (z != nullptr && z + off != yb)
+  thread_local std::vector<float> staging;
+  if (blk.staged) {
+    staging.resize(static_cast<size_t>(blk.rows * blk.cols));
+    if (z != nullptr)
+      for (int64_t r = 0; r < blk.rows; ++r)
+        std::memcpy(staging.data() + r * blk.cols, z + off + r * n, blk.cols * sizeof(float));
+  } else if (z != nullptr && z + off != yb) {
     for (int64_t r = 0; r < blk.rows; ++r) std::memcpy(yb + r * n, z + off + r * n, blk.cols * sizeof(float));
+  }
   BoundArgs& args = BindArgs(&blk, blk.a_md, blk.b_md, bias ? &blk.bias_md : nullptr, blk.y_md, blk.scratch_md);
   args.src->set_data_handle(const_cast<float*>(a + blk.row0 * plan->k));
   args.weights->set_data_handle(const_cast<float*>(b + blk.b_offset));
   if (bias) args.bias->set_data_handle(const_cast<float*>(bias + blk.col0));
-  args.dst->set_data_handle(yb);
+  args.dst->set_data_handle(blk.staged ? staging.data() : yb);
   args.scratch->set_data_handle(ThreadScratch(blk.scratch_md.get_size()));
   blk.prim.execute(ThreadStream(), args.args);
+  if (blk.staged)
+    for (int64_t r = 0; r < blk.rows; ++r)
+      std::memcpy(yb + r * n, staging.data() + r * blk.cols, blk.cols * sizeof(float));
 }
 
 size_t PackedMatMulWeightsSize(int64_t k, int64_t n) {

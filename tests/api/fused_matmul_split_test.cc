@@ -63,6 +63,14 @@ TEST(FusedMatMulSplit, MatrixVectorOverColumns) {
   for (const char* mode : {"sink", "host"})
     for (int level : {0, 2}) CheckSplit(4, 1024, 1000, mode, level);
 }
+// One and two rows: more column blocks than rows (every block must run, not one per row).
+TEST(FusedMatMulSplit, SingleRowOverColumns) {
+  for (const char* mode : {"sink", "host"})
+    for (int level : {0, 2}) {
+      CheckSplit(1, 576, 1024, mode, level);
+      CheckSplit(2, 512, 1000, mode, level);
+    }
+}
 TEST(FusedMatMulSplit, WideOverColumns) {
   for (const char* mode : {"sink", "host"})
     for (int level : {0, 2}) CheckSplit(64, 256, 1024, mode, level);
