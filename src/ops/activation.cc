@@ -129,6 +129,7 @@ class ActOpDef : public ::ops::OpDef {
     this->SetInferShape(InferShapeSameAsInput0);
     this->SetInferDataType(InferDataTypeSameAsInput0);
     this->AICore().SetTiling(Tiling<kOp>).SetKernel(Kernel).AddConfig("ascend910b");
+    this->OutputInplace(0, 0);
   }
 
  private:

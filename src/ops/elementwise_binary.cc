@@ -202,6 +202,7 @@ class BinaryOpDef : public ::ops::OpDef {
     this->SetInferShape(InferShape);
     this->SetInferDataType(InferDataTypeSameAsInput0);
     this->AICore().SetTiling(Tiling<kOp>).SetKernel(Kernel).AddConfig("ascend910b");
+    this->OutputInplace(0, 0).OutputInplace(0, 1);
   }
 };
 

@@ -188,6 +188,7 @@ class UnaryOpDef : public ::ops::OpDef {
     this->SetInferShape(InferShapeSameAsInput0);
     this->SetInferDataType(InferDataType<kOp>);
     this->AICore().SetTiling(Tiling<kOp>).SetKernel(Kernel).AddConfig("ascend910b");
+    this->OutputInplace(0, 0);
   }
 };
 

@@ -328,11 +328,13 @@ struct SpaceToDepth : ViewOpDef {
 struct Squeeze : ViewOpDef {
   explicit Squeeze(const char* n) : ViewOpDef(n, ge::ops_move::SqueezeShape, ge::ops_move::CopyTiling) {
     ValueInput("axes", OPTIONAL);
+    OutputView(0, 0);
   }
 };
 struct Unsqueeze : ViewOpDef {
   explicit Unsqueeze(const char* n) : ViewOpDef(n, ge::ops_move::UnsqueezeShape, ge::ops_move::CopyTiling) {
     ValueInput("axes", REQUIRED);
+    OutputView(0, 0);
   }
 };
 OP_ADD(Transpose);

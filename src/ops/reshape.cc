@@ -96,6 +96,7 @@ class Reshape : public OpDef {
     this->SetInferShape(ReshapeInferShape);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
     this->AICore().SetTiling(CopyTilingFunc).SetKernel(CopyKernel).AddConfig("ascend910b");
+    this->OutputView(0, 0);
   }
 };
 OP_ADD(Reshape);
@@ -109,6 +110,7 @@ class Flatten : public OpDef {
     this->SetInferShape(FlattenInferShape);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
     this->AICore().SetTiling(CopyTilingFunc).SetKernel(CopyKernel).AddConfig("ascend910b");
+    this->OutputView(0, 0);
   }
 };
 OP_ADD(Flatten);
@@ -121,6 +123,7 @@ class Identity : public OpDef {
     this->SetInferShape(ge::ops_util::InferShapeSameAsInput0);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
     this->AICore().SetTiling(CopyTilingFunc).SetKernel(CopyKernel).AddConfig("ascend910b");
+    this->OutputView(0, 0);
   }
 };
 OP_ADD(Identity);

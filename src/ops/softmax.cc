@@ -132,6 +132,7 @@ class Relu : public OpDef {
     this->SetInferShape(ge::ops_util::InferShapeSameAsInput0);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
     this->AICore().SetTiling(ReluTilingFunc).SetKernel(ReluKernel).AddConfig("ascend910b");
+    this->OutputInplace(0, 0);
   }
 };
 OP_ADD(Relu);
