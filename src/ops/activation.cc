@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_act {
 using namespace ge::ops_util;
@@ -97,11 +97,11 @@ void Kernel(const aclrtKernelArgs* args) {
   BlockRange(t.numel, args->blockIdx, args->blockDim, &b, &e);
   auto dt = static_cast<ge::DataType>(t.dtype);
   if (static_cast<A>(t.op) == A::kClip) {
-    GE_DISPATCH_ALL(dt, if constexpr (!std::is_same_v<scalar_t, bool>) RunClip<scalar_t>(args, b, e));
+    GE_DISPATCH(AllTypes, dt, if constexpr (!std::is_same_v<scalar_t, bool>) RunClip<scalar_t>(args, b, e));
     return;
   }
   // Shrink also takes integers; the others are float-only.
-  GE_DISPATCH_ALL(dt, {
+  GE_DISPATCH(AllTypes, dt, {
     const auto* x = static_cast<const scalar_t*>(args->addrs[0]);
     auto* y = static_cast<scalar_t*>(args->addrs[1]);
     if constexpr (std::is_floating_point_v<ComputeT<scalar_t>>) {

@@ -1,6 +1,8 @@
 // Binary elementwise arithmetic with ONNX (numpy) broadcasting: Add, Sub, Mul, Div.
 // define: OpDef per op. create: infer (broadcast shape) + tiling (strides per input, block
 // split of the output). setup/run: one SPMD kernel, fast paths for same-shape and scalar.
+#include <fmt/format.h>
+
 #include "ops/op_util.h"
 
 namespace ge::ops_binary {
@@ -23,7 +25,9 @@ struct BinaryTiling {
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* a = ctx->GetInputShape(0);
   const gert::Shape* b = ctx->GetInputShape(1);
-  if (a == nullptr || b == nullptr || !BroadcastShape(*a, *b, ctx->GetOutputShape(0))) return ge::GRAPH_FAILED;
+  if (a == nullptr || b == nullptr) return InferFail("missing input A or B");
+  if (!BroadcastShape(*a, *b, ctx->GetOutputShape(0)))
+    return InferFail(fmt::format("shapes {} and {} do not broadcast", ShapeString(*a), ShapeString(*b)));
   return ge::GRAPH_SUCCESS;
 }
 
@@ -32,7 +36,8 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   const gert::Shape& a = ctx->GetInputShape(0)->GetStorageShape();
   const gert::Shape& b = ctx->GetInputShape(1)->GetStorageShape();
   const gert::Shape& out = ctx->GetOutputShape(0)->GetStorageShape();
-  if (out.GetDimNum() > static_cast<size_t>(kMaxRank)) return ge::GRAPH_FAILED;
+  if (out.GetDimNum() > static_cast<size_t>(kMaxRank))
+    return InferFail(fmt::format("expected at most {} dims, got {}", kMaxRank, ShapeString(out)));
   BinaryTiling t{};
   t.op = static_cast<int32_t>(kOp);
   t.dtype = ctx->GetInputDesc(0)->GetDataType();
@@ -182,7 +187,7 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<BinaryTiling>(args);
   int64_t begin, end;
   BlockRange(t.numel, args->blockIdx, args->blockDim, &begin, &end);
-  GE_DISPATCH_NUMERIC(
+  GE_DISPATCH(Numerics, 
       static_cast<ge::DataType>(t.dtype),
       RunOp<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<const scalar_t*>(args->addrs[1]),
                       static_cast<scalar_t*>(args->addrs[2]), begin, end));

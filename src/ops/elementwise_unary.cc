@@ -4,7 +4,7 @@
 // output for Not/IsNaN/IsInf), tiling = block split of the elements. run: one SPMD kernel.
 #include <cmath>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 #include "ops/vec_math.h"
 
 namespace ge::ops_unary {
@@ -154,11 +154,11 @@ void Kernel(const aclrtKernelArgs* args) {
   const void* x = args->addrs[0];
   void* y = args->addrs[1];
   if (op == U::kIsNaN || op == U::kIsInf) {
-    GE_DISPATCH_FLOATS(static_cast<ge::DataType>(t.dtype),
+    GE_DISPATCH(FloatsAnd16, static_cast<ge::DataType>(t.dtype),
                        RunPredicate(t, static_cast<const scalar_t*>(x), static_cast<bool*>(y), b, e));
     return;
   }
-  GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dtype), {
     if constexpr (std::is_floating_point_v<ComputeT<scalar_t>>)
       RunFloat(op, static_cast<const scalar_t*>(x), static_cast<scalar_t*>(y), b, e);
     else

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "base/checked_math.h"
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_move {
 using namespace ge::ops_util;
@@ -28,11 +28,14 @@ std::vector<int64_t> Perm(const gert::RuntimeAttrs* a, size_t rank) {
 ge::graphStatus TransposeShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   auto p = Perm(ctx->GetAttrs(), x.GetDimNum());
-  if (p.size() != x.GetDimNum()) return ge::GRAPH_FAILED;
+  if (p.size() != x.GetDimNum())
+    return InferFail(fmt::format("perm has {} entries, the input {} has rank {}", p.size(), ShapeString(x),
+                                 x.GetDimNum()));
   gert::Shape* y = ctx->GetOutputShape(0);
   y->SetDimNum(0);
   for (int64_t d : p) {
-    if (d < 0 || d >= static_cast<int64_t>(x.GetDimNum())) return ge::GRAPH_FAILED;
+    if (d < 0 || d >= static_cast<int64_t>(x.GetDimNum()))
+      return InferFail(fmt::format("perm entry {} is out of range for the input {}", d, ShapeString(x)));
     y->AppendDim(x.GetDim(d));
   }
   return ge::GRAPH_SUCCESS;
@@ -40,7 +43,8 @@ ge::graphStatus TransposeShape(gert::InferShapeContext* ctx) {
 
 ge::graphStatus TransposeTiling(gert::TilingContext* ctx) {
   const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
-  if (x.GetDimNum() > static_cast<size_t>(kMaxRank)) return ge::GRAPH_FAILED;
+  if (x.GetDimNum() > static_cast<size_t>(kMaxRank))
+    return InferFail(fmt::format("expected at most {} dims, got {}", kMaxRank, ShapeString(x)));
   auto p = Perm(ctx->GetAttrs(), x.GetDimNum());
   StridedView v = BaseView(ctx);
   int64_t s[kMaxRank];
@@ -123,7 +127,10 @@ ge::graphStatus ExpandShape(gert::InferShapeContext* ctx) {
   if (!ReadInt64s(ctx->GetInputTensor(1), &dims)) return ge::GRAPH_FAILED;
   gert::Shape target;
   SetDims(&target, dims);
-  return BroadcastShape(*ctx->GetInputShape(0), target, ctx->GetOutputShape(0)) ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
+  if (!BroadcastShape(*ctx->GetInputShape(0), target, ctx->GetOutputShape(0)))
+    return InferFail(fmt::format("input {} does not broadcast to shape {}", ShapeString(*ctx->GetInputShape(0)),
+                                 ShapeString(target)));
+  return ge::GRAPH_SUCCESS;
 }
 
 ge::graphStatus ExpandTiling(gert::TilingContext* ctx) {

@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 #include "ops/spatial_util.h"
 
 namespace ge::ops_quant {

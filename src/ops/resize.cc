@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_resize {
 using namespace ge::ops_util;
@@ -277,7 +277,7 @@ void Kernel(const aclrtKernelArgs* args) {
   int64_t b, e;
   BlockRange(numel, args->blockIdx, args->blockDim, &b, &e);
   if (b >= e) return;
-  GE_DISPATCH_FLOATS(static_cast<ge::DataType>(t.dtype), Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[kX]),
+  GE_DISPATCH(FloatsAnd16, static_cast<ge::DataType>(t.dtype), Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[kX]),
                                                                        static_cast<scalar_t*>(args->addrs[4]), b, e));
 }
 

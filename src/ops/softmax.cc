@@ -76,7 +76,7 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<SoftmaxTiling>(args);
   int64_t b, e;
   BlockRange(t.outer * t.inner, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_FLOAT(static_cast<ge::DataType>(t.dtype), Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]),
+  GE_DISPATCH(Floats, static_cast<ge::DataType>(t.dtype), Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]),
                                                                       static_cast<scalar_t*>(args->addrs[1]), b, e));
 }
 
@@ -96,7 +96,7 @@ void ReluKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<ReluTiling>(args);
   int64_t b, e;
   BlockRange(t.numel, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_NUMERIC(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(Numerics, static_cast<ge::DataType>(t.dtype), {
     const auto* x = static_cast<const scalar_t*>(args->addrs[0]);
     auto* y = static_cast<scalar_t*>(args->addrs[1]);
     for (int64_t i = b; i < e; ++i) y[i] = x[i] > scalar_t(0) ? x[i] : scalar_t(0);
