@@ -55,19 +55,18 @@ using Floats = DtypeSet<DtypeEntry<ge::DT_FLOAT, float>, DtypeEntry<ge::DT_DOUBL
 // float, double and the 16-bit floats (which compute as float: ComputeT).
 using FloatsAnd16 = DtypeSet<DtypeEntry<ge::DT_FLOAT, float>, DtypeEntry<ge::DT_DOUBLE, double>,
                              DtypeEntry<ge::DT_FLOAT16, Half>, DtypeEntry<ge::DT_BF16, BFloat16>>;
-using Numerics = DtypeSet<DtypeEntry<ge::DT_FLOAT, float>, DtypeEntry<ge::DT_DOUBLE, double>,
-                          DtypeEntry<ge::DT_INT8, int8_t>, DtypeEntry<ge::DT_INT16, int16_t>,
-                          DtypeEntry<ge::DT_INT32, int32_t>, DtypeEntry<ge::DT_INT64, int64_t>,
-                          DtypeEntry<ge::DT_UINT8, uint8_t>, DtypeEntry<ge::DT_UINT16, uint16_t>,
-                          DtypeEntry<ge::DT_UINT32, uint32_t>, DtypeEntry<ge::DT_UINT64, uint64_t>>;
+using Numerics =
+    DtypeSet<DtypeEntry<ge::DT_FLOAT, float>, DtypeEntry<ge::DT_DOUBLE, double>, DtypeEntry<ge::DT_INT8, int8_t>,
+             DtypeEntry<ge::DT_INT16, int16_t>, DtypeEntry<ge::DT_INT32, int32_t>, DtypeEntry<ge::DT_INT64, int64_t>,
+             DtypeEntry<ge::DT_UINT8, uint8_t>, DtypeEntry<ge::DT_UINT16, uint16_t>,
+             DtypeEntry<ge::DT_UINT32, uint32_t>, DtypeEntry<ge::DT_UINT64, uint64_t>>;
 // Numerics, the 16-bit floats and bool.
-using AllTypes = DtypeSet<DtypeEntry<ge::DT_FLOAT, float>, DtypeEntry<ge::DT_DOUBLE, double>,
-                          DtypeEntry<ge::DT_FLOAT16, Half>, DtypeEntry<ge::DT_BF16, BFloat16>,
-                          DtypeEntry<ge::DT_INT8, int8_t>, DtypeEntry<ge::DT_INT16, int16_t>,
-                          DtypeEntry<ge::DT_INT32, int32_t>, DtypeEntry<ge::DT_INT64, int64_t>,
-                          DtypeEntry<ge::DT_UINT8, uint8_t>, DtypeEntry<ge::DT_UINT16, uint16_t>,
-                          DtypeEntry<ge::DT_UINT32, uint32_t>, DtypeEntry<ge::DT_UINT64, uint64_t>,
-                          DtypeEntry<ge::DT_BOOL, bool>>;
+using AllTypes =
+    DtypeSet<DtypeEntry<ge::DT_FLOAT, float>, DtypeEntry<ge::DT_DOUBLE, double>, DtypeEntry<ge::DT_FLOAT16, Half>,
+             DtypeEntry<ge::DT_BF16, BFloat16>, DtypeEntry<ge::DT_INT8, int8_t>, DtypeEntry<ge::DT_INT16, int16_t>,
+             DtypeEntry<ge::DT_INT32, int32_t>, DtypeEntry<ge::DT_INT64, int64_t>, DtypeEntry<ge::DT_UINT8, uint8_t>,
+             DtypeEntry<ge::DT_UINT16, uint16_t>, DtypeEntry<ge::DT_UINT32, uint32_t>,
+             DtypeEntry<ge::DT_UINT64, uint64_t>, DtypeEntry<ge::DT_BOOL, bool>>;
 // Unsigned integers by element size, for kernels that only move elements: dispatch on
 // UIntOfSize(bytes).
 using UInts = DtypeSet<DtypeEntry<ge::DT_UINT8, uint8_t>, DtypeEntry<ge::DT_UINT16, uint16_t>,
@@ -86,7 +85,7 @@ constexpr ge::DataType UIntOfSize(size_t bytes) {
 // ge::kernels; evaluates to false when the set does not hold dt.
 #define GE_DISPATCH(Set, dt, ...)                                                \
   ::ge::kernels::Dispatch<::ge::kernels::Set>((dt), [&](auto ge_dispatch_tag_) { \
-    using scalar_t = ::ge::kernels::TypeOf<decltype(ge_dispatch_tag_)>;        \
+    using scalar_t = ::ge::kernels::TypeOf<decltype(ge_dispatch_tag_)>;          \
     __VA_ARGS__;                                                                 \
   })
 

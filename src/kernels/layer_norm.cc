@@ -72,12 +72,12 @@ void LayerNormRows(const LayerNormParams& p, const T* x, const T* scale, const T
 
 template void LayerNormRows<float, float>(const LayerNormParams&, const float*, const float*, const float*, float*,
                                           float*, float*, int64_t, int64_t);
-template void LayerNormRows<double, float>(const LayerNormParams&, const double*, const double*, const double*,
-                                           double*, float*, float*, int64_t, int64_t);
+template void LayerNormRows<double, float>(const LayerNormParams&, const double*, const double*, const double*, double*,
+                                           float*, float*, int64_t, int64_t);
 template void LayerNormRows<Half, float>(const LayerNormParams&, const Half*, const Half*, const Half*, Half*, float*,
                                          float*, int64_t, int64_t);
-template void LayerNormRows<BFloat16, float>(const LayerNormParams&, const BFloat16*, const BFloat16*,
-                                             const BFloat16*, BFloat16*, float*, float*, int64_t, int64_t);
+template void LayerNormRows<BFloat16, float>(const LayerNormParams&, const BFloat16*, const BFloat16*, const BFloat16*,
+                                             BFloat16*, float*, float*, int64_t, int64_t);
 template void LayerNormRows<double, double>(const LayerNormParams&, const double*, const double*, const double*,
                                             double*, double*, double*, int64_t, int64_t);
 

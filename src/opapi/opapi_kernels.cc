@@ -9,6 +9,7 @@
 
 #include "graph/types.h"
 #include "kernels/block_range.h"
+#include "kernels/broadcast.h"
 #include "kernels/dtype_dispatch.h"
 #include "kernels/layer_norm.h"
 
@@ -17,36 +18,21 @@ using kernels::BlockRange;
 using kernels::Dispatch;
 using kernels::GetTiling;
 using kernels::TypeOf;
+static_assert(kMaxKernelRank == kernels::kMaxRank);
 
 void CopyKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<CopyTiling>(args);
   int64_t b, e;
   BlockRange(t.numel, args->blockIdx, args->blockDim, &b, &e);
-  if (b >= e) return;
   const char* src = static_cast<const char*>(args->addrs[0]);
   char* dst = static_cast<char*>(args->addrs[1]);
-  int64_t idx[kMaxKernelRank] = {};
-  int64_t rem = b, so = 0, dof = 0;
-  for (int d = t.rank - 1; d >= 0; --d) {
-    idx[d] = rem % t.dims[d];
-    rem /= t.dims[d];
-  }
-  for (int d = 0; d < t.rank; ++d) {
-    so += idx[d] * t.src_strides[d];
-    dof += idx[d] * t.dst_strides[d];
-  }
   const int64_t es = t.elem_size;
-  for (int64_t i = b; i < e; ++i) {
-    std::memcpy(dst + dof * es, src + so * es, es);
-    for (int d = t.rank - 1; d >= 0; --d) {  // odometer
-      so += t.src_strides[d];
-      dof += t.dst_strides[d];
-      if (++idx[d] < t.dims[d]) break;
-      so -= t.src_strides[d] * t.dims[d];
-      dof -= t.dst_strides[d] * t.dims[d];
-      idx[d] = 0;
-    }
-  }
+  int64_t strides[2][kernels::kMaxRank];  // the source's and the destination's
+  std::memcpy(strides[0], t.src_strides, sizeof(t.src_strides));
+  std::memcpy(strides[1], t.dst_strides, sizeof(t.dst_strides));
+  kernels::ForEachBroadcast<2>(t.rank, t.dims, strides, b, e, [&](int64_t, const int64_t* offs) {
+    std::memcpy(dst + offs[1] * es, src + offs[0] * es, es);
+  });
 }
 
 void ScaleKernel(const aclrtKernelArgs* args) {

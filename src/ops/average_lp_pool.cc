@@ -115,8 +115,8 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<PoolExtTiling>(args);
   int64_t b, e;
   BlockRange(t.planes, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH(FloatsAnd16, static_cast<ge::DataType>(t.dtype), Run(t, static_cast<const scalar_t*>(args->addrs[0]),
-                                                             static_cast<scalar_t*>(args->addrs[1]), b, e));
+  GE_DISPATCH(FloatsAnd16, static_cast<ge::DataType>(t.dtype),
+              Run(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<scalar_t*>(args->addrs[1]), b, e));
 }
 
 template <P kOp>

@@ -111,10 +111,10 @@ void Kernel(const aclrtKernelArgs* args) {
                   static_cast<const char*>(args->addrs[0]) + b * ge::kStringSlotBytes, (e - b) * ge::kStringSlotBytes);
     } else if (to_text) {
       GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.src),
-                      NumbersToStrings(static_cast<const scalar_t*>(args->addrs[0]), static_cast<char*>(y), b, e));
+                  NumbersToStrings(static_cast<const scalar_t*>(args->addrs[0]), static_cast<char*>(y), b, e));
     } else {
       GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dst),
-                      StringsToNumbers(static_cast<const char*>(args->addrs[0]), static_cast<scalar_t*>(y), b, e));
+                  StringsToNumbers(static_cast<const char*>(args->addrs[0]), static_cast<scalar_t*>(y), b, e));
     }
     return;
   }

@@ -9,10 +9,10 @@
 #include <cstring>
 #include <limits>
 
-#include "ops/dnnl_conv.h"
-#include "ops/gemm_util.h"
 #include <fmt/format.h>
 
+#include "ops/dnnl_conv.h"
+#include "ops/gemm_util.h"
 #include "ops/op_util.h"
 #include "ops/spatial_util.h"
 
@@ -66,8 +66,8 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   if (!KernelShape(ctx->GetAttrs(), *wt, k, &nk))
     return InferFail(fmt::format("kernel_shape does not match W {}", ShapeString(*wt)));
   if (!ComputeWindow(*x, k, nk, ctx->GetAttrs(), kWinIdx, &w))
-    return InferFail(fmt::format("invalid strides, pads or dilations for X {} and W {}", ShapeString(*x),
-                                 ShapeString(*wt)));
+    return InferFail(
+        fmt::format("invalid strides, pads or dilations for X {} and W {}", ShapeString(*x), ShapeString(*wt)));
   int64_t group = *ctx->GetAttrs()->GetInt(kGroup);
   if (group <= 0 || (x->GetDim(1) >= 0 && x->GetDim(1) != wt->GetDim(1) * group))
     return InferFail(fmt::format("expected X channels = W dim 1 ({}) * group ({}), got X {}", wt->GetDim(1), group,

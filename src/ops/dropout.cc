@@ -21,7 +21,7 @@ double Ratio(const gert::TilingContext* ctx) {
   if (t == nullptr || t->GetAddr() == nullptr) return 0.5;
   double r = 0.5;
   GE_DISPATCH(FloatsAnd16, t->GetDataType(),
-                     r = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
+              r = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
   return r;
 }
 

@@ -186,9 +186,9 @@ void Run(const EinsumTiling& t, const aclrtKernelArgs* args, int64_t begin, int6
   }
 }
 
-using EinsumTypes = DtypeSet<DtypeEntry<ge::DT_FLOAT, float>, DtypeEntry<ge::DT_DOUBLE, double>,
-                             DtypeEntry<ge::DT_FLOAT16, Half>, DtypeEntry<ge::DT_INT32, int32_t>,
-                             DtypeEntry<ge::DT_INT64, int64_t>>;
+using EinsumTypes =
+    DtypeSet<DtypeEntry<ge::DT_FLOAT, float>, DtypeEntry<ge::DT_DOUBLE, double>, DtypeEntry<ge::DT_FLOAT16, Half>,
+             DtypeEntry<ge::DT_INT32, int32_t>, DtypeEntry<ge::DT_INT64, int64_t>>;
 
 void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<EinsumTiling>(args);

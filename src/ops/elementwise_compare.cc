@@ -174,7 +174,8 @@ void RunArith(const NaryTiling& t, const T* a, const T* b, T* y, int64_t beg, in
 // Reads element i of a tensor of any numeric dtype as double (Pow's exponent).
 double LoadDouble(const void* p, ge::DataType dt, int64_t i) {
   double v = 0;
-  GE_DISPATCH(AllTypes, dt, v = static_cast<double>(static_cast<ComputeT<scalar_t>>(static_cast<const scalar_t*>(p)[i])));
+  GE_DISPATCH(AllTypes, dt,
+              v = static_cast<double>(static_cast<ComputeT<scalar_t>>(static_cast<const scalar_t*>(p)[i])));
   return v;
 }
 

@@ -161,7 +161,7 @@ bool OneHotParams(const Ctx* ctx, const gert::Shape& idx, int64_t* ax, int64_t* 
   const gert::Tensor* dt = ctx->GetInputTensor(1);
   if (dt == nullptr || dt->GetAddr() == nullptr) return false;
   if (!GE_DISPATCH(AllTypes, dt->GetDataType(),
-                       d = static_cast<double>(static_cast<ComputeT<scalar_t>>(*dt->GetData<scalar_t>()))))
+                   d = static_cast<double>(static_cast<ComputeT<scalar_t>>(*dt->GetData<scalar_t>()))))
     return false;
   if (!(d >= 1 && d <= 9.0e18)) return false;  // ONNX: depth > 0 (also NaN and out of int64 range)
   *depth = static_cast<int64_t>(d);
@@ -212,8 +212,9 @@ void OneHotKernel(const aclrtKernelArgs* args) {
     for (int64_t o = 0; o < t.outer; ++o)
       for (int64_t i = 0; i < t.inner; ++i) {
         double raw = 0;
-        GE_DISPATCH(AllTypes, idx_dt, raw = static_cast<double>(static_cast<ComputeT<scalar_t>>(
-                                    static_cast<const scalar_t*>(idx)[o * t.inner + i])));
+        GE_DISPATCH(AllTypes, idx_dt,
+                    raw = static_cast<double>(
+                        static_cast<ComputeT<scalar_t>>(static_cast<const scalar_t*>(idx)[o * t.inner + i])));
         // ONNX: an index outside [-depth, depth-1] gives all off values.
         int64_t v = raw >= -static_cast<double>(t.depth) && raw < static_cast<double>(t.depth)
                         ? WrapIndex(static_cast<int64_t>(raw), t.depth)

@@ -103,7 +103,7 @@ bool Run(const LossTiling& t, const aclrtKernelArgs* args) {
     for (int64_t d = 0; d < t.d; ++d) {
       int64_t target = 0;
       GE_DISPATCH(Numerics, static_cast<ge::DataType>(t.target_dtype),
-                          target = static_cast<int64_t>(static_cast<const scalar_t*>(addrs[1])[n * t.d + d]));
+                  target = static_cast<int64_t>(static_cast<const scalar_t*>(addrs[1])[n * t.d + d]));
       double v = 0, wt = 0;
       const bool ignored = t.has_ignore && target == t.ignore_index;
       if (!ignored && (target < 0 || target >= t.c))  // ONNX: a class in [0, C) or ignore_index

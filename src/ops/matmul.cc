@@ -1,8 +1,8 @@
 // MatMul (numpy semantics: batched, broadcast over batch dims, 1-D operands promoted) and Gemm
 // (alpha * op(A) * op(B) + beta * C). Tiling splits the batch x rows space over the cores.
-#include "ops/gemm_util.h"
 #include <fmt/format.h>
 
+#include "ops/gemm_util.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_matmul {
@@ -45,11 +45,10 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   MatrixDims(*a, true, &ab, &m, &ka);
   MatrixDims(*b, false, &bb, &kb, &n);
   if (ka >= 0 && kb >= 0 && ka != kb)
-    return InferFail(fmt::format("inner dims differ: A {} has K = {}, B {} has K = {}", ShapeString(*a), ka,
-                                 ShapeString(*b), kb));
-  if (!BroadcastShape(ab, bb, &ob))
     return InferFail(
-        fmt::format("batch dims of A {} and B {} do not broadcast", ShapeString(*a), ShapeString(*b)));
+        fmt::format("inner dims differ: A {} has K = {}, B {} has K = {}", ShapeString(*a), ka, ShapeString(*b), kb));
+  if (!BroadcastShape(ab, bb, &ob))
+    return InferFail(fmt::format("batch dims of A {} and B {} do not broadcast", ShapeString(*a), ShapeString(*b)));
   gert::Shape* out = ctx->GetOutputShape(0);
   *out = ob;
   if (a->GetDimNum() > 1) out->AppendDim(m);
@@ -171,8 +170,8 @@ ge::graphStatus GemmTilingFunc(gert::TilingContext* ctx) {
   if (c) {
     gert::Shape bc;
     if (!BroadcastShape(c->GetStorageShape(), out, &bc) || bc != out)
-      return InferFail(fmt::format("C {} does not broadcast to the output {}", ShapeString(c->GetStorageShape()),
-                                   ShapeString(out)));
+      return InferFail(
+          fmt::format("C {} does not broadcast to the output {}", ShapeString(c->GetStorageShape()), ShapeString(out)));
     int64_t strides[kMaxRank];
     BroadcastStrides(c->GetStorageShape(), out, strides);
     t.c_rs = strides[0];

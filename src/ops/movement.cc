@@ -29,8 +29,8 @@ ge::graphStatus TransposeShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   auto p = Perm(ctx->GetAttrs(), x.GetDimNum());
   if (p.size() != x.GetDimNum())
-    return InferFail(fmt::format("perm has {} entries, the input {} has rank {}", p.size(), ShapeString(x),
-                                 x.GetDimNum()));
+    return InferFail(
+        fmt::format("perm has {} entries, the input {} has rank {}", p.size(), ShapeString(x), x.GetDimNum()));
   gert::Shape* y = ctx->GetOutputShape(0);
   y->SetDimNum(0);
   for (int64_t d : p) {

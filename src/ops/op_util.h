@@ -23,8 +23,8 @@
 
 namespace ge::ops_util {
 
-using kernels::BFloat16;
 using kernels::Bf16ToFloat;
+using kernels::BFloat16;
 using kernels::BlockRange;
 using kernels::BroadcastShape;
 using kernels::BroadcastShapes;

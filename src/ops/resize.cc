@@ -277,8 +277,9 @@ void Kernel(const aclrtKernelArgs* args) {
   int64_t b, e;
   BlockRange(numel, args->blockIdx, args->blockDim, &b, &e);
   if (b >= e) return;
-  GE_DISPATCH(FloatsAnd16, static_cast<ge::DataType>(t.dtype), Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[kX]),
-                                                                       static_cast<scalar_t*>(args->addrs[4]), b, e));
+  GE_DISPATCH(
+      FloatsAnd16, static_cast<ge::DataType>(t.dtype),
+      Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[kX]), static_cast<scalar_t*>(args->addrs[4]), b, e));
 }
 
 }  // namespace ge::ops_resize

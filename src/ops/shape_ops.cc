@@ -75,8 +75,8 @@ ge::graphStatus ConcatShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x0 = *ctx->GetInputShape(0);
   int64_t ax;
   if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, 0), x0.GetDimNum(), &ax))
-    return InferFail(fmt::format("axis {} is out of range for input 0 {}", AttrInt(ctx->GetAttrs(), 0, 0),
-                                 ShapeString(x0)));
+    return InferFail(
+        fmt::format("axis {} is out of range for input 0 {}", AttrInt(ctx->GetAttrs(), 0, 0), ShapeString(x0)));
   gert::Shape* y = ctx->GetOutputShape(0);
   *y = x0;
   int64_t sum = 0;
@@ -208,7 +208,7 @@ struct RangeTiling {
 bool ReadScalar(const gert::Tensor* t, double* v) {
   if (t == nullptr || t->GetAddr() == nullptr) return false;
   return GE_DISPATCH(AllTypes, t->GetDataType(),
-                         *v = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
+                     *v = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
 }
 
 template <typename Ctx>

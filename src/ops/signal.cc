@@ -226,7 +226,7 @@ void WindowKernel(const aclrtKernelArgs* args) {
     else
       v = 0.42 - 0.5 * std::cos(a) + 0.08 * std::cos(2 * a);
     GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dtype),
-                    static_cast<scalar_t*>(args->addrs[1])[k] = static_cast<scalar_t>(static_cast<float>(v)));
+                static_cast<scalar_t*>(args->addrs[1])[k] = static_cast<scalar_t>(static_cast<float>(v)));
   }
 }
 
@@ -288,7 +288,7 @@ void MelKernel(const aclrtKernelArgs* args) {
   }
   for (size_t k = 0; k < out.size(); ++k)
     GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dtype),
-                    static_cast<scalar_t*>(args->addrs[5])[k] = static_cast<scalar_t>(static_cast<float>(out[k])));
+                static_cast<scalar_t*>(args->addrs[5])[k] = static_cast<scalar_t>(static_cast<float>(out[k])));
 }
 
 const std::vector<ge::DataType> kInts = {ge::DT_INT32, ge::DT_INT64};

@@ -76,8 +76,9 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<SoftmaxTiling>(args);
   int64_t b, e;
   BlockRange(t.outer * t.inner, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH(Floats, static_cast<ge::DataType>(t.dtype), Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]),
-                                                                      static_cast<scalar_t*>(args->addrs[1]), b, e));
+  GE_DISPATCH(
+      Floats, static_cast<ge::DataType>(t.dtype),
+      Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<scalar_t*>(args->addrs[1]), b, e));
 }
 
 // ---- Relu ------------------------------------------------------------------------------------

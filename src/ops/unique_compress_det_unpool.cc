@@ -270,8 +270,8 @@ void DetKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<DetTiling>(args);
   int64_t b, e;
   BlockRange(t.batch, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH(FloatsAnd16, static_cast<ge::DataType>(t.dtype), DetRun(t, static_cast<const scalar_t*>(args->addrs[0]),
-                                                                static_cast<scalar_t*>(args->addrs[1]), b, e));
+  GE_DISPATCH(FloatsAnd16, static_cast<ge::DataType>(t.dtype),
+              DetRun(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<scalar_t*>(args->addrs[1]), b, e));
 }
 
 // ---- MaxUnpool ---------------------------------------------------------------------------------
