@@ -24,6 +24,13 @@ inline void BlockRange(int64_t total, uint32_t idx, uint32_t dim, int64_t* begin
   *end = *begin + per + (static_cast<int64_t>(idx) < rem ? 1 : 0);
 }
 
+// Product of dims[0..rank): a kernel's element count from the dims in its tiling data.
+inline int64_t NumElements(const int64_t* dims, int rank) {
+  int64_t n = 1;
+  for (int d = 0; d < rank; ++d) n *= dims[d];
+  return n;
+}
+
 // Blocks for `work` units of roughly `min_per_block` each, at most the core count.
 uint32_t ChooseBlockDim(const gert::TilingContext* ctx, int64_t work, int64_t min_per_block);
 

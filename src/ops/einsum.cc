@@ -192,10 +192,8 @@ using EinsumTypes =
 
 void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<EinsumTiling>(args);
-  int64_t numel = 1;
-  for (int i = 0; i < t.n_out_labels; ++i) numel *= t.size[i];
   int64_t b, e;
-  BlockRange(numel, args->blockIdx, args->blockDim, &b, &e);
+  BlockRange(kernels::NumElements(t.size, t.n_out_labels), args->blockIdx, args->blockDim, &b, &e);
   Dispatch<EinsumTypes>(t.dtype, [&](auto tag) { Run<TypeOf<decltype(tag)>>(t, args, b, e); });
 }
 

@@ -98,7 +98,9 @@ bool SliceParams(const Ctx* ctx, const gert::Shape& x, std::vector<int64_t>* sta
 
 ge::graphStatus SliceShape(gert::InferShapeContext* ctx) {
   std::vector<int64_t> start, step, len;
-  if (!SliceParams(ctx, *ctx->GetInputShape(0), &start, &step, &len)) return ge::GRAPH_FAILED;
+  if (!SliceParams(ctx, *ctx->GetInputShape(0), &start, &step, &len))
+    return InferFail(
+        fmt::format("invalid starts, ends, axes or steps for the input {}", ShapeString(*ctx->GetInputShape(0))));
   SetDims(ctx->GetOutputShape(0), len);
   return ge::GRAPH_SUCCESS;
 }
@@ -124,7 +126,7 @@ ge::graphStatus SliceTiling(gert::TilingContext* ctx) {
 // ---- Expand and Tile -------------------------------------------------------------------------
 ge::graphStatus ExpandShape(gert::InferShapeContext* ctx) {
   std::vector<int64_t> dims;
-  if (!ReadInt64s(ctx->GetInputTensor(1), &dims)) return ge::GRAPH_FAILED;
+  if (!ReadInt64s(ctx->GetInputTensor(1), &dims)) return InferFail("input 'shape' must be a constant integer tensor");
   gert::Shape target;
   SetDims(&target, dims);
   if (!BroadcastShape(*ctx->GetInputShape(0), target, ctx->GetOutputShape(0)))
@@ -146,7 +148,10 @@ ge::graphStatus ExpandTiling(gert::TilingContext* ctx) {
 ge::graphStatus TileShape(gert::InferShapeContext* ctx) {
   std::vector<int64_t> rep;
   const gert::Shape& x = *ctx->GetInputShape(0);
-  if (!ReadInt64s(ctx->GetInputTensor(1), &rep) || rep.size() != x.GetDimNum()) return ge::GRAPH_FAILED;
+  if (!ReadInt64s(ctx->GetInputTensor(1), &rep)) return InferFail("input 'repeats' must be a constant integer tensor");
+  if (rep.size() != x.GetDimNum())
+    return InferFail(
+        fmt::format("'repeats' has {} entries, the input {} has rank {}", rep.size(), ShapeString(x), x.GetDimNum()));
   gert::Shape* y = ctx->GetOutputShape(0);
   y->SetDimNum(0);
   for (size_t d = 0; d < rep.size(); ++d) {
@@ -239,12 +244,13 @@ bool Axes(const Ctx* ctx, std::vector<int64_t>* axes) {
 ge::graphStatus SqueezeShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   std::vector<int64_t> axes;
-  if (!Axes(ctx, &axes)) return ge::GRAPH_FAILED;
+  if (!Axes(ctx, &axes)) return InferFail("input 'axes' must be a constant integer tensor");
   int64_t rank = static_cast<int64_t>(x.GetDimNum());
   std::vector<bool> drop(rank, axes.empty());
   for (int64_t a : axes) {
     int64_t n;
-    if (!NormalizeAxis(a, rank, &n)) return ge::GRAPH_FAILED;
+    if (!NormalizeAxis(a, rank, &n))
+      return InferFail(fmt::format("axis {} is out of range for the input {}", a, ShapeString(x)));
     drop[n] = true;
   }
   gert::Shape* y = ctx->GetOutputShape(0);
@@ -257,12 +263,14 @@ ge::graphStatus SqueezeShape(gert::InferShapeContext* ctx) {
 ge::graphStatus UnsqueezeShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   std::vector<int64_t> axes;
-  if (!Axes(ctx, &axes)) return ge::GRAPH_FAILED;
+  if (!Axes(ctx, &axes)) return InferFail("input 'axes' must be a constant integer tensor");
   int64_t rank = static_cast<int64_t>(x.GetDimNum() + axes.size());
   std::vector<bool> ins(rank, false);
   for (int64_t a : axes) {
     int64_t n;
-    if (!NormalizeAxis(a, rank, &n) || ins[n]) return ge::GRAPH_FAILED;
+    if (!NormalizeAxis(a, rank, &n) || ins[n])
+      return InferFail(fmt::format("axis {} is out of range or repeated for an output of rank {} (input {})", a, rank,
+                                   ShapeString(x)));
     ins[n] = true;
   }
   gert::Shape* y = ctx->GetOutputShape(0);

@@ -272,10 +272,8 @@ void Run(const ResizeTiling& t, const T* x, T* y, int64_t begin, int64_t end) {
 
 void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<ResizeTiling>(args);
-  int64_t numel = 1;
-  for (int d = 0; d < t.rank; ++d) numel *= t.out[d];
   int64_t b, e;
-  BlockRange(numel, args->blockIdx, args->blockDim, &b, &e);
+  BlockRange(kernels::NumElements(t.out, t.rank), args->blockIdx, args->blockDim, &b, &e);
   if (b >= e) return;
   GE_DISPATCH(
       FloatsAnd16, static_cast<ge::DataType>(t.dtype),

@@ -153,7 +153,9 @@ ge::graphStatus SplitShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   int64_t ax;
   std::vector<int64_t> sizes;
-  if (!SplitSizes(ctx, x, &ax, &sizes)) return ge::GRAPH_FAILED;
+  if (!SplitSizes(ctx, x, &ax, &sizes))
+    return InferFail(fmt::format("invalid axis or 'split' sizes for the input {} and {} outputs", ShapeString(x),
+                                 ctx->GetComputeNodeOutputNum()));
   for (size_t i = 0; i < sizes.size(); ++i) {
     gert::Shape* y = ctx->GetOutputShape(i);
     *y = x;

@@ -64,6 +64,15 @@ TEST(ShapeErrors, ConcatReshapeTransposeGather) {
   EXPECT_MESSAGE(msg, "axis 2 is out of range for data [2, 3]");
 }
 
+TEST(ShapeErrors, SqueezeUnsqueezeTileSplit) {
+  std::string msg = CompileError("Squeeze", {Zeros({1, 3})}, {}, {I64({1}, {2})});
+  EXPECT_MESSAGE(msg, "axis 2 is out of range for the input [1, 3]");
+  msg = CompileError("Unsqueeze", {Zeros({2, 3})}, {}, {I64({2}, {0, 0})});
+  EXPECT_MESSAGE(msg, "axis 0 is out of range or repeated for an output of rank 4 (input [2, 3])");
+  msg = CompileError("Tile", {Zeros({2, 3})}, {}, {I64({1}, {2})});
+  EXPECT_MESSAGE(msg, "'repeats' has 1 entries, the input [2, 3] has rank 2");
+}
+
 TEST(ShapeErrors, ElementwiseBroadcast) {
   std::string msg = CompileError("Add", {Zeros({2, 3}), Zeros({4})});
   EXPECT_MESSAGE(msg, "node 'n' (Add)");
