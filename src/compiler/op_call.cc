@@ -8,11 +8,6 @@
 
 namespace ge {
 
-std::string ShapeToString(const gert::Shape& s) {
-  std::vector<int64_t> d(s.GetDims(), s.GetDims() + s.GetDimNum());
-  return fmt::format("[{}]", fmt::join(d, ", "));
-}
-
 void OpCall::Prepare(const Node& node, const NodeBinding& binding) {
   node_ = &node;
   binding_ = &binding;

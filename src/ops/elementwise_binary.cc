@@ -29,7 +29,7 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* b = ctx->GetInputShape(1);
   if (a == nullptr || b == nullptr) return InferFail("missing input A or B");
   if (!BroadcastShape(*a, *b, ctx->GetOutputShape(0)))
-    return InferFail(fmt::format("shapes {} and {} do not broadcast", ShapeString(*a), ShapeString(*b)));
+    return InferFail(fmt::format("shapes {} and {} do not broadcast", ShapeToString(*a), ShapeToString(*b)));
   return ge::GRAPH_SUCCESS;
 }
 
@@ -39,7 +39,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   const gert::Shape& b = ctx->GetInputShape(1)->GetStorageShape();
   const gert::Shape& out = ctx->GetOutputShape(0)->GetStorageShape();
   if (out.GetDimNum() > static_cast<size_t>(kMaxRank))
-    return InferFail(fmt::format("expected at most {} dims, got {}", kMaxRank, ShapeString(out)));
+    return InferFail(fmt::format("expected at most {} dims, got {}", kMaxRank, ShapeToString(out)));
   BinaryTiling t{};
   t.op = static_cast<int32_t>(kOp);
   t.dtype = ctx->GetInputDesc(0)->GetDataType();

@@ -55,7 +55,7 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   if (kOp == G::kGather) {
     if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, 0), d.GetDimNum(), &ax))
       return InferFail(
-          fmt::format("axis {} is out of range for data {}", AttrInt(ctx->GetAttrs(), 0, 0), ShapeString(d)));
+          fmt::format("axis {} is out of range for data {}", AttrInt(ctx->GetAttrs(), 0, 0), ShapeToString(d)));
     for (int64_t i = 0; i < ax; ++i) out.push_back(d.GetDim(i));
     for (size_t i = 0; i < idx.GetDimNum(); ++i) out.push_back(idx.GetDim(i));
     for (size_t i = ax + 1; i < d.GetDimNum(); ++i) out.push_back(d.GetDim(i));

@@ -39,16 +39,17 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* b = ctx->GetInputShape(1);
   if (!a || !b) return InferFail("missing input A or B");
   if (a->GetDimNum() == 0 || b->GetDimNum() == 0)
-    return InferFail(fmt::format("expected inputs of rank >= 1, got A {} and B {}", ShapeString(*a), ShapeString(*b)));
+    return InferFail(
+        fmt::format("expected inputs of rank >= 1, got A {} and B {}", ShapeToString(*a), ShapeToString(*b)));
   gert::Shape ab, bb, ob;
   int64_t m, ka, kb, n;
   MatrixDims(*a, true, &ab, &m, &ka);
   MatrixDims(*b, false, &bb, &kb, &n);
   if (ka >= 0 && kb >= 0 && ka != kb)
-    return InferFail(
-        fmt::format("inner dims differ: A {} has K = {}, B {} has K = {}", ShapeString(*a), ka, ShapeString(*b), kb));
+    return InferFail(fmt::format("inner dims differ: A {} has K = {}, B {} has K = {}", ShapeToString(*a), ka,
+                                 ShapeToString(*b), kb));
   if (!BroadcastShape(ab, bb, &ob))
-    return InferFail(fmt::format("batch dims of A {} and B {} do not broadcast", ShapeString(*a), ShapeString(*b)));
+    return InferFail(fmt::format("batch dims of A {} and B {} do not broadcast", ShapeToString(*a), ShapeToString(*b)));
   gert::Shape* out = ctx->GetOutputShape(0);
   *out = ob;
   if (a->GetDimNum() > 1) out->AppendDim(m);
@@ -66,7 +67,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   MatrixDims(b, false, &bb, &kb, &t.n);
   BroadcastShape(ab, bb, &ob);
   if (ob.GetDimNum() > static_cast<size_t>(kMaxRank))
-    return InferFail(fmt::format("expected at most {} batch dims, got {}", kMaxRank, ShapeString(ob)));
+    return InferFail(fmt::format("expected at most {} batch dims, got {}", kMaxRank, ShapeToString(ob)));
   t.dtype = ctx->GetInputDesc(0)->GetDataType();
   t.batch_rank = static_cast<int32_t>(ob.GetDimNum());
   t.batch = 1;
@@ -141,13 +142,13 @@ ge::graphStatus GemmInferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* b = ctx->GetInputShape(1);
   if (!a || !b) return InferFail("missing input A or B");
   if (a->GetDimNum() != 2 || b->GetDimNum() != 2)
-    return InferFail(fmt::format("expected 2-D A and B, got A {} and B {}", ShapeString(*a), ShapeString(*b)));
+    return InferFail(fmt::format("expected 2-D A and B, got A {} and B {}", ShapeToString(*a), ShapeToString(*b)));
   const auto* attrs = ctx->GetAttrs();
   bool ta = *attrs->GetInt(kTransA) != 0, tb = *attrs->GetInt(kTransB) != 0;
   int64_t ka = ta ? a->GetDim(0) : a->GetDim(1), kb = tb ? b->GetDim(1) : b->GetDim(0);
   if (ka >= 0 && kb >= 0 && ka != kb)
     return InferFail(fmt::format("inner dims differ: A {} has K = {}, B {} has K = {} (transA {}, transB {})",
-                                 ShapeString(*a), ka, ShapeString(*b), kb, ta, tb));
+                                 ShapeToString(*a), ka, ShapeToString(*b), kb, ta, tb));
   *ctx->GetOutputShape(0) = gert::Shape({ta ? a->GetDim(1) : a->GetDim(0), tb ? b->GetDim(0) : b->GetDim(1)});
   return ge::GRAPH_SUCCESS;
 }
@@ -170,8 +171,8 @@ ge::graphStatus GemmTilingFunc(gert::TilingContext* ctx) {
   if (c) {
     gert::Shape bc;
     if (!BroadcastShape(c->GetStorageShape(), out, &bc) || bc != out)
-      return InferFail(
-          fmt::format("C {} does not broadcast to the output {}", ShapeString(c->GetStorageShape()), ShapeString(out)));
+      return InferFail(fmt::format("C {} does not broadcast to the output {}", ShapeToString(c->GetStorageShape()),
+                                   ShapeToString(out)));
     int64_t strides[kMaxRank];
     BroadcastStrides(c->GetStorageShape(), out, strides);
     t.c_rs = strides[0];

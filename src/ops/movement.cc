@@ -30,12 +30,12 @@ ge::graphStatus TransposeShape(gert::InferShapeContext* ctx) {
   auto p = Perm(ctx->GetAttrs(), x.GetDimNum());
   if (p.size() != x.GetDimNum())
     return InferFail(
-        fmt::format("perm has {} entries, the input {} has rank {}", p.size(), ShapeString(x), x.GetDimNum()));
+        fmt::format("perm has {} entries, the input {} has rank {}", p.size(), ShapeToString(x), x.GetDimNum()));
   gert::Shape* y = ctx->GetOutputShape(0);
   y->SetDimNum(0);
   for (int64_t d : p) {
     if (d < 0 || d >= static_cast<int64_t>(x.GetDimNum()))
-      return InferFail(fmt::format("perm entry {} is out of range for the input {}", d, ShapeString(x)));
+      return InferFail(fmt::format("perm entry {} is out of range for the input {}", d, ShapeToString(x)));
     y->AppendDim(x.GetDim(d));
   }
   return ge::GRAPH_SUCCESS;
@@ -44,7 +44,7 @@ ge::graphStatus TransposeShape(gert::InferShapeContext* ctx) {
 ge::graphStatus TransposeTiling(gert::TilingContext* ctx) {
   const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
   if (x.GetDimNum() > static_cast<size_t>(kMaxRank))
-    return InferFail(fmt::format("expected at most {} dims, got {}", kMaxRank, ShapeString(x)));
+    return InferFail(fmt::format("expected at most {} dims, got {}", kMaxRank, ShapeToString(x)));
   auto p = Perm(ctx->GetAttrs(), x.GetDimNum());
   StridedView v = BaseView(ctx);
   int64_t s[kMaxRank];
@@ -100,7 +100,7 @@ ge::graphStatus SliceShape(gert::InferShapeContext* ctx) {
   std::vector<int64_t> start, step, len;
   if (!SliceParams(ctx, *ctx->GetInputShape(0), &start, &step, &len))
     return InferFail(
-        fmt::format("invalid starts, ends, axes or steps for the input {}", ShapeString(*ctx->GetInputShape(0))));
+        fmt::format("invalid starts, ends, axes or steps for the input {}", ShapeToString(*ctx->GetInputShape(0))));
   SetDims(ctx->GetOutputShape(0), len);
   return ge::GRAPH_SUCCESS;
 }
@@ -130,8 +130,8 @@ ge::graphStatus ExpandShape(gert::InferShapeContext* ctx) {
   gert::Shape target;
   SetDims(&target, dims);
   if (!BroadcastShape(*ctx->GetInputShape(0), target, ctx->GetOutputShape(0)))
-    return InferFail(fmt::format("input {} does not broadcast to shape {}", ShapeString(*ctx->GetInputShape(0)),
-                                 ShapeString(target)));
+    return InferFail(fmt::format("input {} does not broadcast to shape {}", ShapeToString(*ctx->GetInputShape(0)),
+                                 ShapeToString(target)));
   return ge::GRAPH_SUCCESS;
 }
 
@@ -151,7 +151,7 @@ ge::graphStatus TileShape(gert::InferShapeContext* ctx) {
   if (!ReadInt64s(ctx->GetInputTensor(1), &rep)) return InferFail("input 'repeats' must be a constant integer tensor");
   if (rep.size() != x.GetDimNum())
     return InferFail(
-        fmt::format("'repeats' has {} entries, the input {} has rank {}", rep.size(), ShapeString(x), x.GetDimNum()));
+        fmt::format("'repeats' has {} entries, the input {} has rank {}", rep.size(), ShapeToString(x), x.GetDimNum()));
   gert::Shape* y = ctx->GetOutputShape(0);
   y->SetDimNum(0);
   for (size_t d = 0; d < rep.size(); ++d) {
@@ -250,7 +250,7 @@ ge::graphStatus SqueezeShape(gert::InferShapeContext* ctx) {
   for (int64_t a : axes) {
     int64_t n;
     if (!NormalizeAxis(a, rank, &n))
-      return InferFail(fmt::format("axis {} is out of range for the input {}", a, ShapeString(x)));
+      return InferFail(fmt::format("axis {} is out of range for the input {}", a, ShapeToString(x)));
     drop[n] = true;
   }
   gert::Shape* y = ctx->GetOutputShape(0);
@@ -270,7 +270,7 @@ ge::graphStatus UnsqueezeShape(gert::InferShapeContext* ctx) {
     int64_t n;
     if (!NormalizeAxis(a, rank, &n) || ins[n])
       return InferFail(fmt::format("axis {} is out of range or repeated for an output of rank {} (input {})", a, rank,
-                                   ShapeString(x)));
+                                   ShapeToString(x)));
     ins[n] = true;
   }
   gert::Shape* y = ctx->GetOutputShape(0);

@@ -1,7 +1,6 @@
 #include "ops/op_util.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "base/error_message.h"
 
@@ -58,10 +57,6 @@ bool ReportBadIndex(const aclrtKernelArgs* args, const char* input, int64_t valu
 bool ReportBadData(const aclrtKernelArgs* args, const std::string& msg) {
   aclrtReportKernelError(args, msg.c_str());
   return false;
-}
-
-std::string ShapeString(const gert::Shape& s) {
-  return fmt::format("[{}]", fmt::join(s.GetDims(), s.GetDims() + s.GetDimNum(), ", "));
 }
 
 ge::graphStatus InferFail(const std::string& why) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "base/dims_string.h"
 #include "exe_graph/runtime/infer_shape_context.h"
 #include "exe_graph/runtime/tiling_context.h"
 #include "kernels/block_range.h"
@@ -104,8 +105,6 @@ inline int64_t RawIndex(const void* p, int32_t dt, int64_t i) {
 bool ReportBadIndex(const aclrtKernelArgs* args, const char* input, int64_t value, int64_t dim);
 // Reports any other invalid input data from a kernel ("<node>: <msg>"). Returns false.
 bool ReportBadData(const aclrtKernelArgs* args, const std::string& msg);
-// "[2, 5]": a shape as error messages show it ("expected 4-D input, got [2, 5]").
-std::string ShapeString(const gert::Shape& s);
 // Shape inference or tiling failure with a reason (the compiler shows it after "shape inference
 // failed ..." / "tiling failed ..."): returns GRAPH_FAILED.
 ge::graphStatus InferFail(const std::string& why);

@@ -34,9 +34,9 @@ ge::graphStatus MaxPoolInferShape(gert::InferShapeContext* ctx) {
   Window3d w;
   if (!x) return InferFail("missing input X");
   if (x->GetDimNum() < 3 || x->GetDimNum() > 5)
-    return InferFail(fmt::format("expected 3-D to 5-D input, got {}", ShapeString(*x)));
+    return InferFail(fmt::format("expected 3-D to 5-D input, got {}", ShapeToString(*x)));
   if (!Window(*x, ctx->GetAttrs(), &w))
-    return InferFail(fmt::format("invalid kernel_shape, strides, pads or dilations for input {}", ShapeString(*x)));
+    return InferFail(fmt::format("invalid kernel_shape, strides, pads or dilations for input {}", ShapeToString(*x)));
   size_t ns = x->GetDimNum() - 2;
   gert::Shape out({x->GetDim(0), x->GetDim(1)});
   for (size_t i = 0; i < ns; ++i) out.AppendDim(w.out[3 - ns + i]);
@@ -125,7 +125,7 @@ struct GapTiling {
 ge::graphStatus GapInferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* x = ctx->GetInputShape(0);
   if (!x) return InferFail("missing input X");
-  if (x->GetDimNum() < 2) return InferFail(fmt::format("expected input of rank >= 2, got {}", ShapeString(*x)));
+  if (x->GetDimNum() < 2) return InferFail(fmt::format("expected input of rank >= 2, got {}", ShapeToString(*x)));
   gert::Shape out({x->GetDim(0), x->GetDim(1)});
   for (size_t i = 2; i < x->GetDimNum(); ++i) out.AppendDim(1);
   *ctx->GetOutputShape(0) = out;

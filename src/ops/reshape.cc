@@ -43,7 +43,7 @@ ge::graphStatus ReshapeInferShape(gert::InferShapeContext* ctx) {
     int64_t d = spec[i];
     if (d == 0 && !allow_zero) {
       if (i >= in->GetDimNum())
-        return InferFail(fmt::format("shape[{}] = 0 copies a dim the input {} does not have", i, ShapeString(*in)));
+        return InferFail(fmt::format("shape[{}] = 0 copies a dim the input {} does not have", i, ShapeToString(*in)));
       d = in->GetDim(i);
     }
     if (d == -1) {
@@ -61,11 +61,11 @@ ge::graphStatus ReshapeInferShape(gert::InferShapeContext* ctx) {
     if (total < 0) return ge::GRAPH_SUCCESS;  // stays unknown (-1)
     if (known == 0 || total % known != 0)
       return InferFail(fmt::format("cannot reshape input {} ({} elements) with a -1 dim and the other dims' product {}",
-                                   ShapeString(*in), total, known));
+                                   ShapeToString(*in), total, known));
     out->SetDim(infer_at, total / known);
   } else if (total >= 0 && known != total) {
-    return InferFail(fmt::format("cannot reshape input {} ({} elements) to {} ({} elements)", ShapeString(*in), total,
-                                 ShapeString(*out), known));
+    return InferFail(fmt::format("cannot reshape input {} ({} elements) to {} ({} elements)", ShapeToString(*in), total,
+                                 ShapeToString(*out), known));
   }
   return ge::GRAPH_SUCCESS;
 }

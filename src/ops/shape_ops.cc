@@ -76,7 +76,7 @@ ge::graphStatus ConcatShape(gert::InferShapeContext* ctx) {
   int64_t ax;
   if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, 0), x0.GetDimNum(), &ax))
     return InferFail(
-        fmt::format("axis {} is out of range for input 0 {}", AttrInt(ctx->GetAttrs(), 0, 0), ShapeString(x0)));
+        fmt::format("axis {} is out of range for input 0 {}", AttrInt(ctx->GetAttrs(), 0, 0), ShapeToString(x0)));
   gert::Shape* y = ctx->GetOutputShape(0);
   *y = x0;
   int64_t sum = 0;
@@ -85,11 +85,11 @@ ge::graphStatus ConcatShape(gert::InferShapeContext* ctx) {
     if (s == nullptr) return InferFail(fmt::format("missing input {}", i));
     if (s->GetDimNum() != x0.GetDimNum())
       return InferFail(fmt::format("expected input {} of rank {} like input 0 {}, got {}", i, x0.GetDimNum(),
-                                   ShapeString(x0), ShapeString(*s)));
+                                   ShapeToString(x0), ShapeToString(*s)));
     for (size_t d = 0; d < x0.GetDimNum(); ++d)
       if (static_cast<int64_t>(d) != ax && s->GetDim(d) >= 0 && x0.GetDim(d) >= 0 && s->GetDim(d) != x0.GetDim(d))
         return InferFail(fmt::format("input {} {} differs from input 0 {} in dim {} (not the axis {})", i,
-                                     ShapeString(*s), ShapeString(x0), d, ax));
+                                     ShapeToString(*s), ShapeToString(x0), d, ax));
     sum += s->GetDim(ax);
   }
   y->SetDim(ax, sum);
@@ -154,7 +154,7 @@ ge::graphStatus SplitShape(gert::InferShapeContext* ctx) {
   int64_t ax;
   std::vector<int64_t> sizes;
   if (!SplitSizes(ctx, x, &ax, &sizes))
-    return InferFail(fmt::format("invalid axis or 'split' sizes for the input {} and {} outputs", ShapeString(x),
+    return InferFail(fmt::format("invalid axis or 'split' sizes for the input {} and {} outputs", ShapeToString(x),
                                  ctx->GetComputeNodeOutputNum()));
   for (size_t i = 0; i < sizes.size(); ++i) {
     gert::Shape* y = ctx->GetOutputShape(i);
