@@ -31,8 +31,12 @@ inline int64_t NumElements(const int64_t* dims, int rank) {
   return n;
 }
 
-// Blocks for `work` units of roughly `min_per_block` each, at most the core count.
-uint32_t ChooseBlockDim(const gert::TilingContext* ctx, int64_t work, int64_t min_per_block);
+// Blocks for `work` units of roughly `min_per_block` each, at most `core_num` (tiling functions:
+// ChooseBlockDim with the context's core count).
+uint32_t BlocksFor(int64_t work, int64_t min_per_block, int64_t core_num);
+inline uint32_t ChooseBlockDim(const gert::TilingContext* ctx, int64_t work, int64_t min_per_block) {
+  return BlocksFor(work, min_per_block, ctx->GetCoreNum());
+}
 
 // Writes a POD tiling struct; fails when it does not fit.
 template <typename T>

@@ -4,14 +4,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kernels/block_range.h"
 #include "opapi/opapi_kernels.h"
 
 namespace ge::opapi {
 
-uint32_t Blocks(int64_t work, int64_t per_block) {
-  if (work <= per_block) return 1;
-  return static_cast<uint32_t>(std::clamp<int64_t>(work / per_block, 1, DeviceCoreNum()));
-}
+uint32_t Blocks(int64_t work, int64_t per_block) { return kernels::BlocksFor(work, per_block, DeviceCoreNum()); }
 
 Status MakeContiguous(aclOpExecutor* ex, const char* api, const char* name, const aclTensor* t, Operand* out) {
   if (t == nullptr) return InvalidArgument("{}: {} is null", api, name);
