@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "base/status.h"
+#include "ge/status.h"
 #include "ge/model_report.h"
 #include "ge/op_profile.h"
-#include "graph/tensor.h"
+#include "ge/tensor.h"
 
 namespace ge {
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "base/status.h"
-#include "graph/tensor.h"
+#include "ge/status.h"
+#include "ge/tensor.h"
 
 namespace ge {
 Status ReadNpy(const std::string& path, HostTensor* out);

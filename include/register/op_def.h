@@ -189,6 +189,20 @@ class OpDef {
     fallback_ = true;
     return *this;
   }
+  // Memory properties the compiler's planner uses (GE: output reuse of an input).
+  // Output `output` is input `input`'s bytes reinterpreted, unchanged (Reshape, Squeeze,
+  // Identity): when dtype and size match, no buffer and no task are planned for it.
+  OpDef& OutputView(uint32_t output, uint32_t input) {
+    views_.push_back({output, input});
+    return *this;
+  }
+  // Output `output` may be written over input `input` when both have the same dtype and shape:
+  // the kernel reads element i of the input before writing element i of the output, and no
+  // other element of it (elementwise ops, activations).
+  OpDef& OutputInplace(uint32_t output, uint32_t input) {
+    inplaces_.push_back({output, input});
+    return *this;
+  }
 
   const std::string& GetOpType() const { return type_; }
   const std::vector<OpParamDef>& GetInputs() const { return inputs_; }
@@ -198,6 +212,12 @@ class OpDef {
   gert::InferDataTypeKernelFunc GetInferDataType() const { return infer_dtype_; }
   const OpAICoreDef& GetAICore() const { return aicore_; }
   bool IsFallBackEnabled() const { return fallback_; }
+  struct OutputReuse {
+    uint32_t output;
+    uint32_t input;
+  };
+  const std::vector<OutputReuse>& GetOutputViews() const { return views_; }
+  const std::vector<OutputReuse>& GetOutputInplaces() const { return inplaces_; }
   // "" (no fallback), "support_aclnn" or "aclnn_only", from EnableFallBack and the AI-core
   // configs' "aclnnSupport.value".
   std::string GetAclnnSupport() const;
@@ -212,6 +232,8 @@ class OpDef {
   gert::InferDataTypeKernelFunc infer_dtype_ = nullptr;
   OpAICoreDef aicore_;
   bool fallback_ = false;
+  std::vector<OutputReuse> views_;
+  std::vector<OutputReuse> inplaces_;
 };
 
 // Registers a prototype: records it and its functions in the default OpImplSpaceRegistryV2,

@@ -6,21 +6,20 @@
 #include <algorithm>
 #include <functional>
 #include <numeric>
-#include <unordered_set>
 
 #include <fmt/format.h>
+
+#include "register/op_def.h"
 
 namespace ge {
 namespace {
 
-// Ops whose output 0 is the bytes of input 0 reinterpreted: no copy, no task.
-const std::unordered_set<std::string> kViewOps = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"};
-
-// Ops whose kernels read element i of an input of the output's shape before writing element i
-// of the output (and nothing else of it), so the output may overwrite that input.
-const std::unordered_set<std::string> kInPlaceOps = {
-    "Add", "Sub",  "Mul",        "Div", "Relu", "LeakyRelu", "Sigmoid",     "Tanh", "Exp",   "Log", "Neg",
-    "Abs", "Sqrt", "Reciprocal", "Elu", "Selu", "Softplus",  "HardSigmoid", "Clip", "Floor", "Ceil"};
+// The registered prototype's memory properties (OpDef::OutputView / OutputInplace); none for
+// an op type that is not registered.
+bool DeclaresReuse(const std::vector<ops::OpDef::OutputReuse>& pairs, uint32_t output, uint32_t input) {
+  return std::any_of(pairs.begin(), pairs.end(),
+                     [&](const ops::OpDef::OutputReuse& r) { return r.output == output && r.input == input; });
+}
 
 int64_t AlignUp(int64_t bytes) {
   return std::max<int64_t>(kArenaAlign, (bytes + kArenaAlign - 1) / kArenaAlign * kArenaAlign);
@@ -50,7 +49,9 @@ bool BuffersConflict(const PlannedBuffer& a, const PlannedBuffer& b, const Strea
 }
 
 bool IsViewNode(const Graph& graph, const Node& node) {
-  if (!kViewOps.count(node.type) || node.inputs.empty() || node.outputs.empty()) return false;
+  if (node.inputs.empty() || node.outputs.size() != 1) return false;
+  std::shared_ptr<const ops::OpDef> def = ops::GetOpDef(node.type);
+  if (def == nullptr || !DeclaresReuse(def->GetOutputViews(), 0, 0)) return false;
   ValueId in = node.inputs[0], out = node.outputs[0];
   if (!IsPlanned(graph, in) || out == kNoValue) return false;
   const TensorDesc& a = graph.value(in).desc;
@@ -90,9 +91,12 @@ Status BuildPlannerInput(const Graph& graph, const std::vector<NodeId>& order, P
       const TensorDesc& zd = graph.value(node.inputs[3]).desc;
       if (zd.dtype == od.dtype && zd.shape == od.shape) pn.in_place.push_back(node.inputs[3]);
     }
-    if (!pn.is_view && kInPlaceOps.count(node.type) && !node.outputs.empty() && node.outputs[0] != kNoValue) {
+    std::shared_ptr<const ops::OpDef> def = pn.is_view ? nullptr : ops::GetOpDef(node.type);
+    if (def != nullptr && !node.outputs.empty() && node.outputs[0] != kNoValue) {
       const TensorDesc& od = graph.value(node.outputs[0]).desc;
-      for (ValueId v : pn.inputs) {
+      for (uint32_t i = 0; i < node.inputs.size(); ++i) {
+        ValueId v = node.inputs[i];
+        if (!IsPlanned(graph, v) || !DeclaresReuse(def->GetOutputInplaces(), 0, i)) continue;
         const TensorDesc& id = graph.value(v).desc;
         if (id.dtype == od.dtype && id.shape == od.shape) pn.in_place.push_back(v);
       }

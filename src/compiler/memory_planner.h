@@ -64,10 +64,11 @@ struct MemoryPlan {
 };
 
 // The planner's view of `graph` in schedule `order` (all shapes must be static). View and
-// in-place decisions come from the op tables in memory_planner.cc.
+// in-place decisions come from the registered OpDefs (OutputView, OutputInplace).
 Status BuildPlannerInput(const Graph& graph, const std::vector<NodeId>& order, PlannerInput* in);
 
-// True when the planner treats `node` as a view of its first input (same bytes, no task).
+// True when the planner treats `node` as a view of its first input (same bytes, no task): its op
+// declares OutputView(0, 0), it has one output, and dtype and byte size match.
 bool IsViewNode(const Graph& graph, const Node& node);
 
 // Lifetimes -> buffers (aliasing views and in-place outputs) -> offsets.

@@ -8,11 +8,6 @@
 
 namespace ge {
 
-std::string ShapeToString(const gert::Shape& s) {
-  std::vector<int64_t> d(s.GetDims(), s.GetDims() + s.GetDimNum());
-  return fmt::format("[{}]", fmt::join(d, ", "));
-}
-
 void OpCall::Prepare(const Node& node, const NodeBinding& binding) {
   node_ = &node;
   binding_ = &binding;
@@ -97,8 +92,12 @@ Status OpCall::Tiling(uint32_t core_num) {
   tiling_.SetDataSize(0);
   if (binding_->impl->tiling == nullptr) return Status::Ok();
   gert::TilingContext ctx(&data_);
-  if (binding_->impl->tiling(&ctx) != GRAPH_SUCCESS)
-    return InvalidArgument("{}: tiling failed for inputs ({})", NodeLabel(*node_), DescribeInputs());
+  ClearRecentErrMsg();
+  if (binding_->impl->tiling(&ctx) != GRAPH_SUCCESS) {
+    const std::string why = RecentErrMsg();
+    return InvalidArgument("{}: tiling failed for inputs ({}){}{}", NodeLabel(*node_), DescribeInputs(),
+                           why.empty() ? "" : ": ", why);
+  }
   return Status::Ok();
 }
 

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "base/dims_string.h"
 #include "base/status.h"
 #include "compiler/node_binding.h"
 #include "exe_graph/runtime/extended_kernel_context.h"
@@ -45,8 +46,6 @@ class OpCall {
   gert::OpContextData data_;
   gert::TilingData tiling_;
 };
-
-std::string ShapeToString(const gert::Shape& s);
 
 }  // namespace ge
 

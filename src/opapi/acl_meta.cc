@@ -16,8 +16,6 @@ std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& dims) {
   return s;
 }
 
-std::string DimsToString(const std::vector<int64_t>& dims) { return fmt::format("[{}]", fmt::join(dims, ", ")); }
-
 namespace {
 template <typename T>
 T* Fail(std::string msg) {
@@ -31,7 +29,7 @@ bool ValidDataType(aclDataType dt) {
 
 }  // namespace ge::opapi
 
-using ge::opapi::DimsToString;
+using ge::DimsToString;
 
 int64_t aclTensor::Numel() const {
   int64_t n = 1;

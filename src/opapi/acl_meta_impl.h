@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "aclnn/aclnn_base.h"
+#include "base/dims_string.h"
 #include "exe_graph/runtime/runtime_attrs.h"
 #include "exe_graph/runtime/tensor.h"
 #include "graph/types.h"
@@ -62,7 +63,6 @@ struct aclOpAttrs {
 
 namespace ge::opapi {
 std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& dims);
-std::string DimsToString(const std::vector<int64_t>& dims);
 }  // namespace ge::opapi
 
 #endif  // GE_SRC_OPAPI_ACL_META_IMPL_H_

@@ -4,18 +4,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kernels/block_range.h"
 #include "opapi/opapi_kernels.h"
 
 namespace ge::opapi {
 
-std::string ShapeStr(const gert::Shape& s) {
-  return DimsToString(std::vector<int64_t>(s.GetDims(), s.GetDims() + s.GetDimNum()));
-}
-
-uint32_t Blocks(int64_t work, int64_t per_block) {
-  if (work <= per_block) return 1;
-  return static_cast<uint32_t>(std::clamp<int64_t>(work / per_block, 1, DeviceCoreNum()));
-}
+uint32_t Blocks(int64_t work, int64_t per_block) { return kernels::BlocksFor(work, per_block, DeviceCoreNum()); }
 
 Status MakeContiguous(aclOpExecutor* ex, const char* api, const char* name, const aclTensor* t, Operand* out) {
   if (t == nullptr) return InvalidArgument("{}: {} is null", api, name);
@@ -68,7 +62,8 @@ Status CheckTensor(const char* api, const char* name, const aclTensor* t, const 
   if (t->dtype != dt)
     return InvalidArgument("{}: {} has dtype {}, expected {}", api, name, DataTypeName(t->dtype), DataTypeName(dt));
   if (t->Shape() != shape)
-    return InvalidArgument("{}: {} has shape {}, expected {}", api, name, DimsToString(t->view_dims), ShapeStr(shape));
+    return InvalidArgument("{}: {} has shape {}, expected {}", api, name, DimsToString(t->view_dims),
+                           ShapeToString(shape));
   return Status::Ok();
 }
 
@@ -177,8 +172,9 @@ Status Prepare(const char* api, const std::string& op_type, const std::vector<co
 std::string Describe(const std::vector<const Operand*>& inputs) {
   std::vector<std::string> parts;
   for (const Operand* o : inputs)
-    parts.push_back(o ? fmt::format("{}{}", DataTypeName(o->desc.GetDataType()), ShapeStr(o->desc.GetStorageShape()))
-                      : "<none>");
+    parts.push_back(
+        o ? fmt::format("{}{}", DataTypeName(o->desc.GetDataType()), ShapeToString(o->desc.GetStorageShape()))
+          : "<none>");
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -232,7 +228,7 @@ Status AddRegisteredOp(aclOpExecutor* ex, const char* api, const std::string& op
                              op_type, DataTypeName(want.GetDataType()));
     if (got.GetStorageShape() != want.GetStorageShape())
       return InvalidArgument("{}: output {} has shape {}, {} produces {} for inputs ({})", api, o,
-                             ShapeStr(got.GetStorageShape()), op_type, ShapeStr(want.GetStorageShape()),
+                             ShapeToString(got.GetStorageShape()), op_type, ShapeToString(want.GetStorageShape()),
                              Describe(inputs));
     c.outs[o].SetAddr(nullptr);
   }

@@ -46,7 +46,6 @@ Status AddRegisteredOp(aclOpExecutor* ex, const char* api, const std::string& op
 
 // Fails unless `t` has shape `shape` and dtype `dt`: "aclnnAdd: out has shape [2], expected [3]".
 Status CheckTensor(const char* api, const char* name, const aclTensor* t, const gert::Shape& shape, ge::DataType dt);
-std::string ShapeStr(const gert::Shape& s);
 // Blocks for `work` units of about `per_block` each, at most the core count.
 uint32_t Blocks(int64_t work, int64_t per_block);
 

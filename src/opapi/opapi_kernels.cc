@@ -8,86 +8,39 @@
 #include <vector>
 
 #include "graph/types.h"
+#include "kernels/block_range.h"
+#include "kernels/broadcast.h"
+#include "kernels/dtype_dispatch.h"
+#include "kernels/layer_norm.h"
 
 namespace ge::opapi {
-namespace {
-
-void Range(int64_t total, uint32_t idx, uint32_t dim, int64_t* b, int64_t* e) {
-  int64_t per = total / dim, rem = total % dim;
-  *b = idx * per + std::min<int64_t>(idx, rem);
-  *e = *b + per + (static_cast<int64_t>(idx) < rem ? 1 : 0);
-}
-
-template <typename T>
-const T& Tiling(const aclrtKernelArgs* a) {
-  return *static_cast<const T*>(a->tiling);
-}
-
-// Calls f(T{}) for the C++ type of a numeric dtype.
-template <typename F>
-void Dispatch(int32_t dt, F&& f) {
-  switch (static_cast<ge::DataType>(dt)) {
-    case ge::DT_FLOAT: f(float{}); break;
-    case ge::DT_DOUBLE: f(double{}); break;
-    case ge::DT_INT32: f(int32_t{}); break;
-    case ge::DT_INT64: f(int64_t{}); break;
-    case ge::DT_INT16: f(int16_t{}); break;
-    case ge::DT_INT8: f(int8_t{}); break;
-    case ge::DT_UINT8: f(uint8_t{}); break;
-    case ge::DT_UINT16: f(uint16_t{}); break;
-    case ge::DT_UINT32: f(uint32_t{}); break;
-    case ge::DT_UINT64: f(uint64_t{}); break;
-    default: break;
-  }
-}
-
-template <typename F>
-void DispatchFloat(int32_t dt, F&& f) {
-  if (dt == ge::DT_FLOAT)
-    f(float{});
-  else if (dt == ge::DT_DOUBLE)
-    f(double{});
-}
-
-}  // namespace
+using kernels::BlockRange;
+using kernels::Dispatch;
+using kernels::GetTiling;
+using kernels::TypeOf;
+static_assert(kMaxKernelRank == kernels::kMaxRank);
 
 void CopyKernel(const aclrtKernelArgs* args) {
-  const auto& t = Tiling<CopyTiling>(args);
+  const auto& t = GetTiling<CopyTiling>(args);
   int64_t b, e;
-  Range(t.numel, args->blockIdx, args->blockDim, &b, &e);
-  if (b >= e) return;
+  BlockRange(t.numel, args->blockIdx, args->blockDim, &b, &e);
   const char* src = static_cast<const char*>(args->addrs[0]);
   char* dst = static_cast<char*>(args->addrs[1]);
-  int64_t idx[kMaxKernelRank] = {};
-  int64_t rem = b, so = 0, dof = 0;
-  for (int d = t.rank - 1; d >= 0; --d) {
-    idx[d] = rem % t.dims[d];
-    rem /= t.dims[d];
-  }
-  for (int d = 0; d < t.rank; ++d) {
-    so += idx[d] * t.src_strides[d];
-    dof += idx[d] * t.dst_strides[d];
-  }
   const int64_t es = t.elem_size;
-  for (int64_t i = b; i < e; ++i) {
-    std::memcpy(dst + dof * es, src + so * es, es);
-    for (int d = t.rank - 1; d >= 0; --d) {  // odometer
-      so += t.src_strides[d];
-      dof += t.dst_strides[d];
-      if (++idx[d] < t.dims[d]) break;
-      so -= t.src_strides[d] * t.dims[d];
-      dof -= t.dst_strides[d] * t.dims[d];
-      idx[d] = 0;
-    }
-  }
+  int64_t strides[2][kernels::kMaxRank];  // the source's and the destination's
+  std::memcpy(strides[0], t.src_strides, sizeof(t.src_strides));
+  std::memcpy(strides[1], t.dst_strides, sizeof(t.dst_strides));
+  kernels::ForEachBroadcast<2>(t.rank, t.dims, strides, b, e, [&](int64_t, const int64_t* offs) {
+    std::memcpy(dst + offs[1] * es, src + offs[0] * es, es);
+  });
 }
 
 void ScaleKernel(const aclrtKernelArgs* args) {
-  const auto& t = Tiling<ScaleTiling>(args);
+  const auto& t = GetTiling<ScaleTiling>(args);
   int64_t b, e;
-  Range(t.numel, args->blockIdx, args->blockDim, &b, &e);
-  Dispatch(t.dtype, [&](auto z) {
-    using T = decltype(z);
+  BlockRange(t.numel, args->blockIdx, args->blockDim, &b, &e);
+  Dispatch<kernels::Numerics>(t.dtype, [&](auto tag) {
+    using T = TypeOf<decltype(tag)>;
     const T* x = static_cast<const T*>(args->addrs[0]);
     T* y = static_cast<T*>(args->addrs[1]);
     for (int64_t i = b; i < e; ++i) y[i] = static_cast<T>(x[i] * t.alpha);
@@ -95,11 +48,11 @@ void ScaleKernel(const aclrtKernelArgs* args) {
 }
 
 void SplitKGemmKernel(const aclrtKernelArgs* args) {
-  const auto& t = Tiling<SplitKTiling>(args);
+  const auto& t = GetTiling<SplitKTiling>(args);
   int64_t sb, se;
-  Range(t.splits, args->blockIdx, args->blockDim, &sb, &se);
-  Dispatch(t.dtype, [&](auto z) {
-    using T = decltype(z);
+  BlockRange(t.splits, args->blockIdx, args->blockDim, &sb, &se);
+  Dispatch<kernels::Numerics>(t.dtype, [&](auto tag) {
+    using T = TypeOf<decltype(tag)>;
     const T* a = static_cast<const T*>(args->addrs[0]);
     const T* bm = static_cast<const T*>(args->addrs[1]);
     T* p = static_cast<T*>(args->addrs[2]);
@@ -120,11 +73,11 @@ void SplitKGemmKernel(const aclrtKernelArgs* args) {
 }
 
 void ReduceSumKernel(const aclrtKernelArgs* args) {
-  const auto& t = Tiling<ReduceSumTiling>(args);
+  const auto& t = GetTiling<ReduceSumTiling>(args);
   int64_t b, e;
-  Range(t.numel, args->blockIdx, args->blockDim, &b, &e);
-  Dispatch(t.dtype, [&](auto z) {
-    using T = decltype(z);
+  BlockRange(t.numel, args->blockIdx, args->blockDim, &b, &e);
+  Dispatch<kernels::Numerics>(t.dtype, [&](auto tag) {
+    using T = TypeOf<decltype(tag)>;
     const T* p = static_cast<const T*>(args->addrs[0]);
     T* y = static_cast<T*>(args->addrs[1]);
     for (int64_t i = b; i < e; ++i) y[i] = p[i];
@@ -134,12 +87,12 @@ void ReduceSumKernel(const aclrtKernelArgs* args) {
 }
 
 void SoftmaxPartialKernel(const aclrtKernelArgs* args) {
-  const auto& t = Tiling<SoftmaxSplitTiling>(args);
+  const auto& t = GetTiling<SoftmaxSplitTiling>(args);
   int64_t b, e;
-  Range(t.rows * t.chunks, args->blockIdx, args->blockDim, &b, &e);
+  BlockRange(t.rows * t.chunks, args->blockIdx, args->blockDim, &b, &e);
   double* stats = static_cast<double*>(args->addrs[1]);
-  DispatchFloat(t.dtype, [&](auto z) {
-    using T = decltype(z);
+  Dispatch<kernels::Floats>(t.dtype, [&](auto tag) {
+    using T = TypeOf<decltype(tag)>;
     const T* x = static_cast<const T*>(args->addrs[0]);
     for (int64_t u = b; u < e; ++u) {
       int64_t r = u / t.chunks, c = u % t.chunks;
@@ -155,9 +108,9 @@ void SoftmaxPartialKernel(const aclrtKernelArgs* args) {
 }
 
 void SoftmaxCombineKernel(const aclrtKernelArgs* args) {
-  const auto& t = Tiling<SoftmaxSplitTiling>(args);
+  const auto& t = GetTiling<SoftmaxSplitTiling>(args);
   int64_t b, e;
-  Range(t.rows, args->blockIdx, args->blockDim, &b, &e);
+  BlockRange(t.rows, args->blockIdx, args->blockDim, &b, &e);
   const double* stats = static_cast<const double*>(args->addrs[0]);
   double* row = static_cast<double*>(args->addrs[1]);
   for (int64_t r = b; r < e; ++r) {
@@ -172,12 +125,12 @@ void SoftmaxCombineKernel(const aclrtKernelArgs* args) {
 }
 
 void SoftmaxNormalizeKernel(const aclrtKernelArgs* args) {
-  const auto& t = Tiling<SoftmaxSplitTiling>(args);
+  const auto& t = GetTiling<SoftmaxSplitTiling>(args);
   int64_t b, e;
-  Range(t.rows * t.chunks, args->blockIdx, args->blockDim, &b, &e);
+  BlockRange(t.rows * t.chunks, args->blockIdx, args->blockDim, &b, &e);
   const double* row = static_cast<const double*>(args->addrs[1]);
-  DispatchFloat(t.dtype, [&](auto z) {
-    using T = decltype(z);
+  Dispatch<kernels::Floats>(t.dtype, [&](auto tag) {
+    using T = TypeOf<decltype(tag)>;
     const T* x = static_cast<const T*>(args->addrs[0]);
     T* y = static_cast<T*>(args->addrs[2]);
     for (int64_t u = b; u < e; ++u) {
@@ -191,34 +144,16 @@ void SoftmaxNormalizeKernel(const aclrtKernelArgs* args) {
 }
 
 void LayerNormKernel(const aclrtKernelArgs* args) {
-  const auto& t = Tiling<LayerNormTiling>(args);
+  const auto& t = GetTiling<LayerNormTiling>(args);
   int64_t b, e;
-  Range(t.rows, args->blockIdx, args->blockDim, &b, &e);
-  DispatchFloat(t.dtype, [&](auto z) {
-    using T = decltype(z);
-    const T* x = static_cast<const T*>(args->addrs[0]);
-    const T* w = static_cast<const T*>(args->addrs[1]);
-    const T* bias = static_cast<const T*>(args->addrs[2]);
-    T* y = static_cast<T*>(args->addrs[3]);
-    T* mean_out = static_cast<T*>(args->addrs[4]);
-    T* rstd_out = static_cast<T*>(args->addrs[5]);
-    for (int64_t r = b; r < e; ++r) {
-      const T* xr = x + r * t.cols;
-      double mean = 0, var = 0;
-      for (int64_t j = 0; j < t.cols; ++j) mean += xr[j];
-      mean /= std::max<int64_t>(t.cols, 1);
-      for (int64_t j = 0; j < t.cols; ++j) var += (xr[j] - mean) * (xr[j] - mean);
-      var /= std::max<int64_t>(t.cols, 1);
-      double rstd = 1.0 / std::sqrt(var + t.eps);
-      for (int64_t j = 0; j < t.cols; ++j) {
-        double v = (xr[j] - mean) * rstd;
-        if (w) v *= w[j];
-        if (bias) v += bias[j];
-        y[r * t.cols + j] = static_cast<T>(v);
-      }
-      if (mean_out) mean_out[r] = static_cast<T>(mean);
-      if (rstd_out) rstd_out[r] = static_cast<T>(rstd);
-    }
+  BlockRange(t.rows, args->blockIdx, args->blockDim, &b, &e);
+  Dispatch<kernels::Floats>(t.dtype, [&](auto tag) {
+    using T = TypeOf<decltype(tag)>;
+    void* const* a = args->addrs;
+    const kernels::LayerNormParams p{t.cols, a[1] ? t.cols : 0, a[2] ? t.cols : 0, t.eps};
+    kernels::LayerNormRows<T, T>(p, static_cast<const T*>(a[0]), static_cast<const T*>(a[1]),
+                                 static_cast<const T*>(a[2]), static_cast<T*>(a[3]), static_cast<T*>(a[4]),
+                                 static_cast<T*>(a[5]), b, e);
   });
 }
 

@@ -5,7 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "ops/op_util_ext.h"
+#include "kernels/elementwise.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_act {
 using namespace ge::ops_util;
@@ -47,10 +48,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
 }
 
 // ---- run -------------------------------------------------------------------------------------
-template <typename T, typename F>
-void Loop(const T* x, T* y, int64_t b, int64_t e, F f) {
-  for (int64_t i = b; i < e; ++i) y[i] = static_cast<T>(f(static_cast<ComputeT<T>>(x[i])));
-}
+using kernels::MapElements;
 
 template <typename T>
 void RunClip(const aclrtKernelArgs* args, int64_t b, int64_t e) {
@@ -59,8 +57,8 @@ void RunClip(const aclrtKernelArgs* args, int64_t b, int64_t e) {
   uint32_t n_in = args->numAddrs - 1;  // absent trailing optional inputs are not passed
   if (n_in > 1 && args->addrs[1]) lo = static_cast<C>(*static_cast<const T*>(args->addrs[1]));
   if (n_in > 2 && args->addrs[2]) hi = static_cast<C>(*static_cast<const T*>(args->addrs[2]));
-  Loop(static_cast<const T*>(args->addrs[0]), static_cast<T*>(args->addrs[n_in]), b, e,
-       [=](C v) { return v < lo ? lo : (v > hi ? hi : v); });
+  MapElements(static_cast<const T*>(args->addrs[0]), static_cast<T*>(args->addrs[n_in]), b, e,
+              [=](C v) { return v < lo ? lo : (v > hi ? hi : v); });
 }
 
 template <typename T>
@@ -68,25 +66,27 @@ void RunAct(const ActTiling& t, const T* x, T* y, int64_t b, int64_t e) {
   using C = ComputeT<T>;
   const C p0 = static_cast<C>(t.p0), p1 = static_cast<C>(t.p1);
   switch (static_cast<A>(t.op)) {
-    case A::kLeakyRelu: Loop(x, y, b, e, [=](C v) { return v < 0 ? v * p0 : v; }); break;
-    case A::kElu: Loop(x, y, b, e, [=](C v) { return v < 0 ? p0 * (std::exp(v) - 1) : v; }); break;
+    case A::kLeakyRelu: MapElements(x, y, b, e, [=](C v) { return v < 0 ? v * p0 : v; }); break;
+    case A::kElu: MapElements(x, y, b, e, [=](C v) { return v < 0 ? p0 * (std::exp(v) - 1) : v; }); break;
     case A::kSelu:  // p0 = alpha, p1 = gamma
-      Loop(x, y, b, e, [=](C v) { return v <= 0 ? p1 * (p0 * std::exp(v) - p0) : p1 * v; });
+      MapElements(x, y, b, e, [=](C v) { return v <= 0 ? p1 * (p0 * std::exp(v) - p0) : p1 * v; });
       break;
     case A::kCelu:
-      Loop(x, y, b, e, [=](C v) { return std::max(C(0), v) + std::min(C(0), p0 * (std::exp(v / p0) - 1)); });
+      MapElements(x, y, b, e, [=](C v) { return std::max(C(0), v) + std::min(C(0), p0 * (std::exp(v / p0) - 1)); });
       break;
-    case A::kHardSigmoid: Loop(x, y, b, e, [=](C v) { return std::max(C(0), std::min(C(1), p0 * v + p1)); }); break;
+    case A::kHardSigmoid:
+      MapElements(x, y, b, e, [=](C v) { return std::max(C(0), std::min(C(1), p0 * v + p1)); });
+      break;
     case A::kHardSwish:
-      Loop(x, y, b, e, [=](C v) { return v * std::max(C(0), std::min(C(1), v / 6 + C(0.5))); });
+      MapElements(x, y, b, e, [=](C v) { return v * std::max(C(0), std::min(C(1), v / 6 + C(0.5))); });
       break;
-    case A::kSoftplus: Loop(x, y, b, e, [](C v) { return std::log1p(std::exp(v)); }); break;
-    case A::kSoftsign: Loop(x, y, b, e, [](C v) { return v / (1 + std::fabs(v)); }); break;
-    case A::kThresholdedRelu: Loop(x, y, b, e, [=](C v) { return v > p0 ? v : C(0); }); break;
+    case A::kSoftplus: MapElements(x, y, b, e, [](C v) { return std::log1p(std::exp(v)); }); break;
+    case A::kSoftsign: MapElements(x, y, b, e, [](C v) { return v / (1 + std::fabs(v)); }); break;
+    case A::kThresholdedRelu: MapElements(x, y, b, e, [=](C v) { return v > p0 ? v : C(0); }); break;
     case A::kShrink:  // p0 = bias, p1 = lambd
-      Loop(x, y, b, e, [=](C v) { return v < -p1 ? v + p0 : (v > p1 ? v - p0 : C(0)); });
+      MapElements(x, y, b, e, [=](C v) { return v < -p1 ? v + p0 : (v > p1 ? v - p0 : C(0)); });
       break;
-    case A::kMish: Loop(x, y, b, e, [](C v) { return v * std::tanh(std::log1p(std::exp(v))); }); break;
+    case A::kMish: MapElements(x, y, b, e, [](C v) { return v * std::tanh(std::log1p(std::exp(v))); }); break;
     default: break;
   }
 }
@@ -97,18 +97,18 @@ void Kernel(const aclrtKernelArgs* args) {
   BlockRange(t.numel, args->blockIdx, args->blockDim, &b, &e);
   auto dt = static_cast<ge::DataType>(t.dtype);
   if (static_cast<A>(t.op) == A::kClip) {
-    GE_DISPATCH_ALL(dt, if constexpr (!std::is_same_v<scalar_t, bool>) RunClip<scalar_t>(args, b, e));
+    GE_DISPATCH(AllTypes, dt, if constexpr (!std::is_same_v<scalar_t, bool>) RunClip<scalar_t>(args, b, e));
     return;
   }
   // Shrink also takes integers; the others are float-only.
-  GE_DISPATCH_ALL(dt, {
+  GE_DISPATCH(AllTypes, dt, {
     const auto* x = static_cast<const scalar_t*>(args->addrs[0]);
     auto* y = static_cast<scalar_t*>(args->addrs[1]);
     if constexpr (std::is_floating_point_v<ComputeT<scalar_t>>) {
       RunAct(t, x, y, b, e);
     } else if constexpr (!std::is_same_v<scalar_t, bool>) {
       const double bias = t.p0, lambd = t.p1;
-      Loop(x, y, b, e, [=](double v) { return v < -lambd ? v + bias : (v > lambd ? v - bias : 0.0); });
+      MapElements(x, y, b, e, [=](double v) { return v < -lambd ? v + bias : (v > lambd ? v - bias : 0.0); });
     }
   });
 }
@@ -129,6 +129,7 @@ class ActOpDef : public ::ops::OpDef {
     this->SetInferShape(InferShapeSameAsInput0);
     this->SetInferDataType(InferDataTypeSameAsInput0);
     this->AICore().SetTiling(Tiling<kOp>).SetKernel(Kernel).AddConfig("ascend910b");
+    this->OutputInplace(0, 0);
   }
 
  private:

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_cast {
 using namespace ge::ops_util;
@@ -110,19 +110,19 @@ void Kernel(const aclrtKernelArgs* args) {
       std::memcpy(static_cast<char*>(y) + b * ge::kStringSlotBytes,
                   static_cast<const char*>(args->addrs[0]) + b * ge::kStringSlotBytes, (e - b) * ge::kStringSlotBytes);
     } else if (to_text) {
-      GE_DISPATCH_ALL(static_cast<ge::DataType>(t.src),
-                      NumbersToStrings(static_cast<const scalar_t*>(args->addrs[0]), static_cast<char*>(y), b, e));
+      GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.src),
+                  NumbersToStrings(static_cast<const scalar_t*>(args->addrs[0]), static_cast<char*>(y), b, e));
     } else {
-      GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dst),
-                      StringsToNumbers(static_cast<const char*>(args->addrs[0]), static_cast<scalar_t*>(y), b, e));
+      GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dst),
+                  StringsToNumbers(static_cast<const char*>(args->addrs[0]), static_cast<scalar_t*>(y), b, e));
     }
     return;
   }
-  GE_DISPATCH_ALL(static_cast<ge::DataType>(t.src), {
+  GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.src), {
     using S = scalar_t;
     const S* x = static_cast<const S*>(args->addrs[0]);
     void* y = args->addrs[args->numAddrs - 1];
-    GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dst), Convert(x, static_cast<scalar_t*>(y), b, e));
+    GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dst), Convert(x, static_cast<scalar_t*>(y), b, e));
   });
 }
 

@@ -9,10 +9,11 @@
 #include <cstring>
 #include <limits>
 
+#include <fmt/format.h>
+
 #include "ops/dnnl_conv.h"
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
-#include "ops/op_util_ext.h"
 #include "ops/spatial_util.h"
 
 namespace ge::ops_conv {
@@ -55,14 +56,22 @@ bool KernelShape(const gert::RuntimeAttrs* attrs, const gert::Shape& wshape, int
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* x = ctx->GetInputShape(0);
   const gert::Shape* wt = ctx->GetInputShape(1);
-  if (!x || !wt || x->GetDimNum() < 3 || x->GetDimNum() != wt->GetDimNum()) return ge::GRAPH_FAILED;
+  if (!x || !wt) return InferFail("missing input X or W");
+  if (x->GetDimNum() < 3 || x->GetDimNum() > 5 || x->GetDimNum() != wt->GetDimNum())
+    return InferFail(fmt::format("expected 3-D to 5-D X and W of the same rank, got X {} and W {}", ShapeToString(*x),
+                                 ShapeToString(*wt)));
   int64_t k[3];
   size_t nk;
   Window3d w;
-  if (!KernelShape(ctx->GetAttrs(), *wt, k, &nk) || !ComputeWindow(*x, k, nk, ctx->GetAttrs(), kWinIdx, &w))
-    return ge::GRAPH_FAILED;
+  if (!KernelShape(ctx->GetAttrs(), *wt, k, &nk))
+    return InferFail(fmt::format("kernel_shape does not match W {}", ShapeToString(*wt)));
+  if (!ComputeWindow(*x, k, nk, ctx->GetAttrs(), kWinIdx, &w))
+    return InferFail(
+        fmt::format("invalid strides, pads or dilations for X {} and W {}", ShapeToString(*x), ShapeToString(*wt)));
   int64_t group = *ctx->GetAttrs()->GetInt(kGroup);
-  if (group <= 0 || (x->GetDim(1) >= 0 && x->GetDim(1) != wt->GetDim(1) * group)) return ge::GRAPH_FAILED;
+  if (group <= 0 || (x->GetDim(1) >= 0 && x->GetDim(1) != wt->GetDim(1) * group))
+    return InferFail(fmt::format("expected X channels = W dim 1 ({}) * group ({}), got X {}", wt->GetDim(1), group,
+                                 ShapeToString(*x)));
   gert::Shape* out = ctx->GetOutputShape(0);
   *out = gert::Shape({x->GetDim(0), wt->GetDim(0)});
   for (size_t i = 0; i < nk; ++i) out->AppendDim(w.out[3 - nk + i]);

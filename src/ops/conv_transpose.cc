@@ -6,7 +6,7 @@
 #include <string>
 
 #include "ops/gemm_util.h"
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_conv_transpose {
 using namespace ge::ops_util;

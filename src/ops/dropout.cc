@@ -1,6 +1,6 @@
 // Dropout (opset 13) for inference: output = data, mask = all true. Training mode with a
 // non-zero ratio draws random numbers; it is refused (the reference values cannot be matched).
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_dropout {
 using namespace ge::ops_util;
@@ -20,8 +20,8 @@ double Ratio(const gert::TilingContext* ctx) {
   const gert::Tensor* t = ctx->GetComputeNodeInputNum() > 1 ? ctx->GetInputTensor(1) : nullptr;
   if (t == nullptr || t->GetAddr() == nullptr) return 0.5;
   double r = 0.5;
-  GE_DISPATCH_FLOATS(t->GetDataType(),
-                     r = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
+  GE_DISPATCH(FloatsAnd16, t->GetDataType(),
+              r = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
   return r;
 }
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_einsum {
 using namespace ge::ops_util;
@@ -186,20 +186,15 @@ void Run(const EinsumTiling& t, const aclrtKernelArgs* args, int64_t begin, int6
   }
 }
 
+using EinsumTypes =
+    DtypeSet<DtypeEntry<ge::DT_FLOAT, float>, DtypeEntry<ge::DT_DOUBLE, double>, DtypeEntry<ge::DT_FLOAT16, Half>,
+             DtypeEntry<ge::DT_INT32, int32_t>, DtypeEntry<ge::DT_INT64, int64_t>>;
+
 void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<EinsumTiling>(args);
-  int64_t numel = 1;
-  for (int i = 0; i < t.n_out_labels; ++i) numel *= t.size[i];
   int64_t b, e;
-  BlockRange(numel, args->blockIdx, args->blockDim, &b, &e);
-  switch (t.dtype) {
-    case ge::DT_FLOAT: Run<float>(t, args, b, e); break;
-    case ge::DT_DOUBLE: Run<double>(t, args, b, e); break;
-    case ge::DT_FLOAT16: Run<Half>(t, args, b, e); break;
-    case ge::DT_INT32: Run<int32_t>(t, args, b, e); break;
-    case ge::DT_INT64: Run<int64_t>(t, args, b, e); break;
-    default: break;
-  }
+  BlockRange(kernels::NumElements(t.size, t.n_out_labels), args->blockIdx, args->blockDim, &b, &e);
+  Dispatch<EinsumTypes>(t.dtype, [&](auto tag) { Run<TypeOf<decltype(tag)>>(t, args, b, e); });
 }
 
 }  // namespace ge::ops_einsum

@@ -1,6 +1,10 @@
 // Binary elementwise arithmetic with ONNX (numpy) broadcasting: Add, Sub, Mul, Div.
 // define: OpDef per op. create: infer (broadcast shape) + tiling (strides per input, block
 // split of the output). setup/run: one SPMD kernel, fast paths for same-shape and scalar.
+#include <cstring>
+
+#include <fmt/format.h>
+
 #include "ops/op_util.h"
 
 namespace ge::ops_binary {
@@ -23,7 +27,9 @@ struct BinaryTiling {
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* a = ctx->GetInputShape(0);
   const gert::Shape* b = ctx->GetInputShape(1);
-  if (a == nullptr || b == nullptr || !BroadcastShape(*a, *b, ctx->GetOutputShape(0))) return ge::GRAPH_FAILED;
+  if (a == nullptr || b == nullptr) return InferFail("missing input A or B");
+  if (!BroadcastShape(*a, *b, ctx->GetOutputShape(0)))
+    return InferFail(fmt::format("shapes {} and {} do not broadcast", ShapeToString(*a), ShapeToString(*b)));
   return ge::GRAPH_SUCCESS;
 }
 
@@ -32,7 +38,8 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   const gert::Shape& a = ctx->GetInputShape(0)->GetStorageShape();
   const gert::Shape& b = ctx->GetInputShape(1)->GetStorageShape();
   const gert::Shape& out = ctx->GetOutputShape(0)->GetStorageShape();
-  if (out.GetDimNum() > static_cast<size_t>(kMaxRank)) return ge::GRAPH_FAILED;
+  if (out.GetDimNum() > static_cast<size_t>(kMaxRank))
+    return InferFail(fmt::format("expected at most {} dims, got {}", kMaxRank, ShapeToString(out)));
   BinaryTiling t{};
   t.op = static_cast<int32_t>(kOp);
   t.dtype = ctx->GetInputDesc(0)->GetDataType();
@@ -143,28 +150,11 @@ void RunTyped(const BinaryTiling& t, const T* a, const T* b, T* out, int64_t beg
              t.b_strides[t.rank - 1] <= 1) {
     RunRows<T, kOp>(t, a, b, out, begin, end);
   } else {
-    int64_t idx[kMaxRank] = {};
-    int64_t rem = begin;
-    for (int d = t.rank - 1; d >= 0; --d) {
-      idx[d] = rem % t.out_dims[d];
-      rem /= t.out_dims[d];
-    }
-    int64_t ao = 0, bo = 0;
-    for (int d = 0; d < t.rank; ++d) {
-      ao += idx[d] * t.a_strides[d];
-      bo += idx[d] * t.b_strides[d];
-    }
-    for (int64_t i = begin; i < end; ++i) {
-      out[i] = Apply(kOp, a[ao], b[bo]);
-      for (int d = t.rank - 1; d >= 0; --d) {  // odometer increment
-        ao += t.a_strides[d];
-        bo += t.b_strides[d];
-        if (++idx[d] < t.out_dims[d]) break;
-        ao -= t.a_strides[d] * t.out_dims[d];
-        bo -= t.b_strides[d] * t.out_dims[d];
-        idx[d] = 0;
-      }
-    }
+    int64_t strides[2][kMaxRank];
+    std::memcpy(strides[0], t.a_strides, sizeof(t.a_strides));
+    std::memcpy(strides[1], t.b_strides, sizeof(t.b_strides));
+    ForEachBroadcast<2>(t.rank, t.out_dims, strides, begin, end,
+                        [&](int64_t i, const int64_t* offs) { out[i] = Apply(kOp, a[offs[0]], b[offs[1]]); });
   }
 }
 
@@ -182,8 +172,8 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<BinaryTiling>(args);
   int64_t begin, end;
   BlockRange(t.numel, args->blockIdx, args->blockDim, &begin, &end);
-  GE_DISPATCH_NUMERIC(
-      static_cast<ge::DataType>(t.dtype),
+  GE_DISPATCH(
+      Numerics, static_cast<ge::DataType>(t.dtype),
       RunOp<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<const scalar_t*>(args->addrs[1]),
                       static_cast<scalar_t*>(args->addrs[2]), begin, end));
 }
@@ -202,6 +192,7 @@ class BinaryOpDef : public ::ops::OpDef {
     this->SetInferShape(InferShape);
     this->SetInferDataType(InferDataTypeSameAsInput0);
     this->AICore().SetTiling(Tiling<kOp>).SetKernel(Kernel).AddConfig("ascend910b");
+    this->OutputInplace(0, 0).OutputInplace(0, 1);
   }
 };
 

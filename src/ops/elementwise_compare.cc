@@ -4,7 +4,7 @@
 // run: one SPMD kernel; variadic ops fold their inputs into the output block by block.
 #include <cmath>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_nary {
 using namespace ge::ops_util;
@@ -174,7 +174,8 @@ void RunArith(const NaryTiling& t, const T* a, const T* b, T* y, int64_t beg, in
 // Reads element i of a tensor of any numeric dtype as double (Pow's exponent).
 double LoadDouble(const void* p, ge::DataType dt, int64_t i) {
   double v = 0;
-  GE_DISPATCH_ALL(dt, v = static_cast<double>(static_cast<ComputeT<scalar_t>>(static_cast<const scalar_t*>(p)[i])));
+  GE_DISPATCH(AllTypes, dt,
+              v = static_cast<double>(static_cast<ComputeT<scalar_t>>(static_cast<const scalar_t*>(p)[i])));
   return v;
 }
 
@@ -219,7 +220,7 @@ void Kernel(const aclrtKernelArgs* args) {
   BlockRange(t.numel, args->blockIdx, args->blockDim, &beg, &end);
   N op = static_cast<N>(t.op);
   void* const* a = args->addrs;
-  GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dtype), {
     using T = scalar_t;
     if (IsCompare(op)) {
       RunCompare(t, static_cast<const T*>(a[0]), static_cast<const T*>(a[1]), static_cast<bool*>(a[2]), beg, end);

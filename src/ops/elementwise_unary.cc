@@ -4,7 +4,8 @@
 // output for Not/IsNaN/IsInf), tiling = block split of the elements. run: one SPMD kernel.
 #include <cmath>
 
-#include "ops/op_util_ext.h"
+#include "kernels/elementwise.h"
+#include "ops/op_util.h"
 #include "ops/vec_math.h"
 
 namespace ge::ops_unary {
@@ -68,27 +69,24 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
 }
 
 // ---- run -------------------------------------------------------------------------------------
-template <typename T, typename F>
-void Loop(const T* x, T* y, int64_t b, int64_t e, F f) {
-  for (int64_t i = b; i < e; ++i) y[i] = static_cast<T>(f(static_cast<ComputeT<T>>(x[i])));
-}
+using kernels::MapElements;
 
 template <typename T>
 void RunInt(U op, const T* x, T* y, int64_t b, int64_t e) {
   if constexpr (std::is_same_v<T, bool>) {
-    if (op == U::kNot) Loop(x, y, b, e, [](bool v) { return !v; });
+    if (op == U::kNot) MapElements(x, y, b, e, [](bool v) { return !v; });
     return;
   }
   switch (op) {
     case U::kAbs:
       if constexpr (std::is_signed_v<T>)
-        Loop(x, y, b, e, [](T v) { return v < 0 ? T(-v) : v; });
+        MapElements(x, y, b, e, [](T v) { return v < 0 ? T(-v) : v; });
       else
-        Loop(x, y, b, e, [](T v) { return v; });
+        MapElements(x, y, b, e, [](T v) { return v; });
       break;
-    case U::kNeg: Loop(x, y, b, e, [](T v) { return T(-v); }); break;
-    case U::kSign: Loop(x, y, b, e, [](T v) { return T(v > 0 ? 1 : (v < T(0) ? -1 : 0)); }); break;
-    case U::kNot: Loop(x, y, b, e, [](T v) { return T(!v); }); break;
+    case U::kNeg: MapElements(x, y, b, e, [](T v) { return T(-v); }); break;
+    case U::kSign: MapElements(x, y, b, e, [](T v) { return T(v > 0 ? 1 : (v < T(0) ? -1 : 0)); }); break;
+    case U::kNot: MapElements(x, y, b, e, [](T v) { return T(!v); }); break;
     default: break;
   }
 }
@@ -106,30 +104,30 @@ void RunFloat(U op, const T* x, T* y, int64_t b, int64_t e) {
     }
   }
   switch (op) {
-    case U::kAbs: Loop(x, y, b, e, [](C v) { return std::fabs(v); }); break;
-    case U::kNeg: Loop(x, y, b, e, [](C v) { return -v; }); break;
-    case U::kSign: Loop(x, y, b, e, [](C v) { return C(v > 0 ? 1 : (v < 0 ? -1 : 0)); }); break;
-    case U::kExp: Loop(x, y, b, e, [](C v) { return std::exp(v); }); break;
-    case U::kLog: Loop(x, y, b, e, [](C v) { return std::log(v); }); break;
-    case U::kSqrt: Loop(x, y, b, e, [](C v) { return std::sqrt(v); }); break;
-    case U::kReciprocal: Loop(x, y, b, e, [](C v) { return C(1) / v; }); break;
-    case U::kSigmoid: Loop(x, y, b, e, [](C v) { return C(1) / (C(1) + std::exp(-v)); }); break;
-    case U::kTanh: Loop(x, y, b, e, [](C v) { return std::tanh(v); }); break;
-    case U::kErf: Loop(x, y, b, e, [](C v) { return std::erf(v); }); break;
-    case U::kSin: Loop(x, y, b, e, [](C v) { return std::sin(v); }); break;
-    case U::kCos: Loop(x, y, b, e, [](C v) { return std::cos(v); }); break;
-    case U::kTan: Loop(x, y, b, e, [](C v) { return std::tan(v); }); break;
-    case U::kAsin: Loop(x, y, b, e, [](C v) { return std::asin(v); }); break;
-    case U::kAcos: Loop(x, y, b, e, [](C v) { return std::acos(v); }); break;
-    case U::kAtan: Loop(x, y, b, e, [](C v) { return std::atan(v); }); break;
-    case U::kSinh: Loop(x, y, b, e, [](C v) { return std::sinh(v); }); break;
-    case U::kCosh: Loop(x, y, b, e, [](C v) { return std::cosh(v); }); break;
-    case U::kAsinh: Loop(x, y, b, e, [](C v) { return std::asinh(v); }); break;
-    case U::kAcosh: Loop(x, y, b, e, [](C v) { return std::acosh(v); }); break;
-    case U::kAtanh: Loop(x, y, b, e, [](C v) { return std::atanh(v); }); break;
-    case U::kFloor: Loop(x, y, b, e, [](C v) { return std::floor(v); }); break;
-    case U::kCeil: Loop(x, y, b, e, [](C v) { return std::ceil(v); }); break;
-    case U::kRound: Loop(x, y, b, e, [](C v) { return std::nearbyint(v); }); break;
+    case U::kAbs: MapElements(x, y, b, e, [](C v) { return std::fabs(v); }); break;
+    case U::kNeg: MapElements(x, y, b, e, [](C v) { return -v; }); break;
+    case U::kSign: MapElements(x, y, b, e, [](C v) { return C(v > 0 ? 1 : (v < 0 ? -1 : 0)); }); break;
+    case U::kExp: MapElements(x, y, b, e, [](C v) { return std::exp(v); }); break;
+    case U::kLog: MapElements(x, y, b, e, [](C v) { return std::log(v); }); break;
+    case U::kSqrt: MapElements(x, y, b, e, [](C v) { return std::sqrt(v); }); break;
+    case U::kReciprocal: MapElements(x, y, b, e, [](C v) { return C(1) / v; }); break;
+    case U::kSigmoid: MapElements(x, y, b, e, [](C v) { return C(1) / (C(1) + std::exp(-v)); }); break;
+    case U::kTanh: MapElements(x, y, b, e, [](C v) { return std::tanh(v); }); break;
+    case U::kErf: MapElements(x, y, b, e, [](C v) { return std::erf(v); }); break;
+    case U::kSin: MapElements(x, y, b, e, [](C v) { return std::sin(v); }); break;
+    case U::kCos: MapElements(x, y, b, e, [](C v) { return std::cos(v); }); break;
+    case U::kTan: MapElements(x, y, b, e, [](C v) { return std::tan(v); }); break;
+    case U::kAsin: MapElements(x, y, b, e, [](C v) { return std::asin(v); }); break;
+    case U::kAcos: MapElements(x, y, b, e, [](C v) { return std::acos(v); }); break;
+    case U::kAtan: MapElements(x, y, b, e, [](C v) { return std::atan(v); }); break;
+    case U::kSinh: MapElements(x, y, b, e, [](C v) { return std::sinh(v); }); break;
+    case U::kCosh: MapElements(x, y, b, e, [](C v) { return std::cosh(v); }); break;
+    case U::kAsinh: MapElements(x, y, b, e, [](C v) { return std::asinh(v); }); break;
+    case U::kAcosh: MapElements(x, y, b, e, [](C v) { return std::acosh(v); }); break;
+    case U::kAtanh: MapElements(x, y, b, e, [](C v) { return std::atanh(v); }); break;
+    case U::kFloor: MapElements(x, y, b, e, [](C v) { return std::floor(v); }); break;
+    case U::kCeil: MapElements(x, y, b, e, [](C v) { return std::ceil(v); }); break;
+    case U::kRound: MapElements(x, y, b, e, [](C v) { return std::nearbyint(v); }); break;
     default: break;
   }
 }
@@ -154,11 +152,11 @@ void Kernel(const aclrtKernelArgs* args) {
   const void* x = args->addrs[0];
   void* y = args->addrs[1];
   if (op == U::kIsNaN || op == U::kIsInf) {
-    GE_DISPATCH_FLOATS(static_cast<ge::DataType>(t.dtype),
-                       RunPredicate(t, static_cast<const scalar_t*>(x), static_cast<bool*>(y), b, e));
+    GE_DISPATCH(FloatsAnd16, static_cast<ge::DataType>(t.dtype),
+                RunPredicate(t, static_cast<const scalar_t*>(x), static_cast<bool*>(y), b, e));
     return;
   }
-  GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dtype), {
     if constexpr (std::is_floating_point_v<ComputeT<scalar_t>>)
       RunFloat(op, static_cast<const scalar_t*>(x), static_cast<scalar_t*>(y), b, e);
     else
@@ -188,6 +186,7 @@ class UnaryOpDef : public ::ops::OpDef {
     this->SetInferShape(InferShapeSameAsInput0);
     this->SetInferDataType(InferDataType<kOp>);
     this->AICore().SetTiling(Tiling<kOp>).SetKernel(Kernel).AddConfig("ascend910b");
+    this->OutputInplace(0, 0);
   }
 };
 

@@ -13,7 +13,6 @@
 #include "ops/dnnl_matmul.h"
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
-#include "ops/op_util_ext.h"
 
 namespace ge::ops_fused_matmul {
 using namespace ge::ops_util;

@@ -4,7 +4,7 @@
 // block (duplicate indices with a reduction must apply in order).
 #include <fmt/format.h>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_gather {
 using namespace ge::ops_util;
@@ -53,7 +53,9 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   std::vector<int64_t> out;
   int64_t ax = 0;
   if (kOp == G::kGather) {
-    if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, 0), d.GetDimNum(), &ax)) return ge::GRAPH_FAILED;
+    if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, 0), d.GetDimNum(), &ax))
+      return InferFail(
+          fmt::format("axis {} is out of range for data {}", AttrInt(ctx->GetAttrs(), 0, 0), ShapeToString(d)));
     for (int64_t i = 0; i < ax; ++i) out.push_back(d.GetDim(i));
     for (size_t i = 0; i < idx.GetDimNum(); ++i) out.push_back(idx.GetDim(i));
     for (size_t i = ax + 1; i < d.GetDimNum(); ++i) out.push_back(d.GetDim(i));
@@ -252,7 +254,7 @@ void Kernel(const aclrtKernelArgs* args) {
   void* const* a = args->addrs;
   const IndexReader at{args, a[1], t.idx_dtype};
   G op = static_cast<G>(t.op);
-  GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dtype), {
     using T = scalar_t;
     const T* x = static_cast<const T*>(a[0]);
     if (op == G::kGather)

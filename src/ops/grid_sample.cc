@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_grid_sample {
 using namespace ge::ops_util;

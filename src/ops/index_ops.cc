@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_index {
 using namespace ge::ops_util;
@@ -49,7 +49,7 @@ ge::graphStatus CumSumTiling(gert::TilingContext* ctx) {
 void CumSumKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<AxisTiling>(args);
   if (args->blockIdx != 0) return;
-  GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dtype), {
     using C = ComputeT<scalar_t>;
     const auto* x = static_cast<const scalar_t*>(args->addrs[0]);
     auto* y = static_cast<scalar_t*>(args->addrs[2]);
@@ -105,7 +105,7 @@ void TopKKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<AxisTiling>(args);
   int64_t b, e;
   BlockRange(t.outer * t.inner, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dtype), {
     using C = ComputeT<scalar_t>;
     const auto* x = static_cast<const scalar_t*>(args->addrs[0]);
     auto* y = static_cast<scalar_t*>(args->addrs[2]);
@@ -141,7 +141,7 @@ ge::graphStatus TriluTiling(gert::TilingContext* ctx) {
 void TriluKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<AxisTiling>(args);
   if (args->blockIdx != 0) return;
-  GE_DISPATCH_BYTES(ge::GetSizeByDataType(static_cast<ge::DataType>(t.dtype)), {
+  GE_DISPATCH(UInts, kernels::UIntOfSize(ge::GetSizeByDataType(static_cast<ge::DataType>(t.dtype))), {
     const auto* x = static_cast<const scalar_t*>(args->addrs[0]);
     auto* y = static_cast<scalar_t*>(args->addrs[2]);
     for (int64_t m = 0; m < t.outer; ++m)
@@ -160,8 +160,8 @@ bool OneHotParams(const Ctx* ctx, const gert::Shape& idx, int64_t* ax, int64_t* 
   double d = 0;
   const gert::Tensor* dt = ctx->GetInputTensor(1);
   if (dt == nullptr || dt->GetAddr() == nullptr) return false;
-  if (!GE_DISPATCH_ALL(dt->GetDataType(),
-                       d = static_cast<double>(static_cast<ComputeT<scalar_t>>(*dt->GetData<scalar_t>()))))
+  if (!GE_DISPATCH(AllTypes, dt->GetDataType(),
+                   d = static_cast<double>(static_cast<ComputeT<scalar_t>>(*dt->GetData<scalar_t>()))))
     return false;
   if (!(d >= 1 && d <= 9.0e18)) return false;  // ONNX: depth > 0 (also NaN and out of int64 range)
   *depth = static_cast<int64_t>(d);
@@ -206,14 +206,15 @@ void OneHotKernel(const aclrtKernelArgs* args) {
   if (args->blockIdx != 0) return;
   const void* idx = args->addrs[0];
   auto idx_dt = static_cast<ge::DataType>(t.idx_dtype);
-  GE_DISPATCH_BYTES(ge::GetSizeByDataType(static_cast<ge::DataType>(t.val_dtype)), {
+  GE_DISPATCH(UInts, kernels::UIntOfSize(ge::GetSizeByDataType(static_cast<ge::DataType>(t.val_dtype))), {
     const auto* vals = static_cast<const scalar_t*>(args->addrs[2]);
     auto* y = static_cast<scalar_t*>(args->addrs[3]);
     for (int64_t o = 0; o < t.outer; ++o)
       for (int64_t i = 0; i < t.inner; ++i) {
         double raw = 0;
-        GE_DISPATCH_ALL(idx_dt, raw = static_cast<double>(static_cast<ComputeT<scalar_t>>(
-                                    static_cast<const scalar_t*>(idx)[o * t.inner + i])));
+        GE_DISPATCH(AllTypes, idx_dt,
+                    raw = static_cast<double>(
+                        static_cast<ComputeT<scalar_t>>(static_cast<const scalar_t*>(idx)[o * t.inner + i])));
         // ONNX: an index outside [-depth, depth-1] gives all off values.
         int64_t v = raw >= -static_cast<double>(t.depth) && raw < static_cast<double>(t.depth)
                         ? WrapIndex(static_cast<int64_t>(raw), t.depth)
@@ -226,7 +227,7 @@ void OneHotKernel(const aclrtKernelArgs* args) {
 // ---- NonZero: output [rank, count] of int64 coordinates --------------------------------------
 int64_t CountNonZero(const gert::Tensor* x) {
   int64_t n = 0, total = x->GetShapeSize();
-  GE_DISPATCH_ALL(x->GetDataType(), {
+  GE_DISPATCH(AllTypes, x->GetDataType(), {
     for (int64_t i = 0; i < total; ++i) n += static_cast<ComputeT<scalar_t>>(x->GetData<scalar_t>()[i]) != 0;
   });
   return n;
@@ -250,7 +251,7 @@ void NonZeroKernel(const aclrtKernelArgs* args) {
   const auto& m = GetTiling<TensorMeta>(args);
   if (args->blockIdx != 0) return;
   int64_t total = m.Numel(), count = 0;
-  GE_DISPATCH_ALL(static_cast<ge::DataType>(m.dtype), {
+  GE_DISPATCH(AllTypes, static_cast<ge::DataType>(m.dtype), {
     const auto* x = static_cast<const scalar_t*>(args->addrs[0]);
     for (int64_t i = 0; i < total; ++i) count += static_cast<ComputeT<scalar_t>>(x[i]) != 0;
     auto* y = static_cast<int64_t*>(args->addrs[1]);
@@ -299,7 +300,7 @@ void ReverseSeqKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<ReverseSeqGeometry>(args);
   if (args->blockIdx != 0) return;
   const auto* lens = static_cast<const int64_t*>(args->addrs[1]);
-  GE_DISPATCH_BYTES(t.elem_size, {
+  GE_DISPATCH(UInts, kernels::UIntOfSize(t.elem_size), {
     const auto* x = static_cast<const scalar_t*>(args->addrs[0]);
     auto* y = static_cast<scalar_t*>(args->addrs[2]);
     for (int64_t i = 0; i < t.total; ++i) {

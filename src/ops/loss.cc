@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_loss {
 using namespace ge::ops_util;
@@ -102,8 +102,8 @@ bool Run(const LossTiling& t, const aclrtKernelArgs* args) {
   for (int64_t n = 0; n < t.n; ++n)
     for (int64_t d = 0; d < t.d; ++d) {
       int64_t target = 0;
-      GE_DISPATCH_NUMERIC(static_cast<ge::DataType>(t.target_dtype),
-                          target = static_cast<int64_t>(static_cast<const scalar_t*>(addrs[1])[n * t.d + d]));
+      GE_DISPATCH(Numerics, static_cast<ge::DataType>(t.target_dtype),
+                  target = static_cast<int64_t>(static_cast<const scalar_t*>(addrs[1])[n * t.d + d]));
       double v = 0, wt = 0;
       const bool ignored = t.has_ignore && target == t.ignore_index;
       if (!ignored && (target < 0 || target >= t.c))  // ONNX: a class in [0, C) or ignore_index
@@ -126,7 +126,7 @@ bool Run(const LossTiling& t, const aclrtKernelArgs* args) {
 void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<LossTiling>(args);
   if (args->blockIdx != 0) return;
-  GE_DISPATCH_FLOAT(static_cast<ge::DataType>(t.dtype), Run<scalar_t>(t, args));
+  GE_DISPATCH(Floats, static_cast<ge::DataType>(t.dtype), Run<scalar_t>(t, args));
 }
 
 template <bool kSoftmax>

@@ -1,5 +1,7 @@
 // MatMul (numpy semantics: batched, broadcast over batch dims, 1-D operands promoted) and Gemm
 // (alpha * op(A) * op(B) + beta * C). Tiling splits the batch x rows space over the cores.
+#include <fmt/format.h>
+
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
 
@@ -35,13 +37,19 @@ void MatrixDims(const gert::Shape& s, bool is_a, gert::Shape* batch, int64_t* ro
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* a = ctx->GetInputShape(0);
   const gert::Shape* b = ctx->GetInputShape(1);
-  if (!a || !b || a->GetDimNum() == 0 || b->GetDimNum() == 0) return ge::GRAPH_FAILED;
+  if (!a || !b) return InferFail("missing input A or B");
+  if (a->GetDimNum() == 0 || b->GetDimNum() == 0)
+    return InferFail(
+        fmt::format("expected inputs of rank >= 1, got A {} and B {}", ShapeToString(*a), ShapeToString(*b)));
   gert::Shape ab, bb, ob;
   int64_t m, ka, kb, n;
   MatrixDims(*a, true, &ab, &m, &ka);
   MatrixDims(*b, false, &bb, &kb, &n);
-  if (ka >= 0 && kb >= 0 && ka != kb) return ge::GRAPH_FAILED;
-  if (!BroadcastShape(ab, bb, &ob)) return ge::GRAPH_FAILED;
+  if (ka >= 0 && kb >= 0 && ka != kb)
+    return InferFail(fmt::format("inner dims differ: A {} has K = {}, B {} has K = {}", ShapeToString(*a), ka,
+                                 ShapeToString(*b), kb));
+  if (!BroadcastShape(ab, bb, &ob))
+    return InferFail(fmt::format("batch dims of A {} and B {} do not broadcast", ShapeToString(*a), ShapeToString(*b)));
   gert::Shape* out = ctx->GetOutputShape(0);
   *out = ob;
   if (a->GetDimNum() > 1) out->AppendDim(m);
@@ -58,7 +66,8 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   MatrixDims(a, true, &ab, &t.m, &t.k);
   MatrixDims(b, false, &bb, &kb, &t.n);
   BroadcastShape(ab, bb, &ob);
-  if (ob.GetDimNum() > static_cast<size_t>(kMaxRank)) return ge::GRAPH_FAILED;
+  if (ob.GetDimNum() > static_cast<size_t>(kMaxRank))
+    return InferFail(fmt::format("expected at most {} batch dims, got {}", kMaxRank, ShapeToString(ob)));
   t.dtype = ctx->GetInputDesc(0)->GetDataType();
   t.batch_rank = static_cast<int32_t>(ob.GetDimNum());
   t.batch = 1;
@@ -98,6 +107,11 @@ void RunMatMul(const MatMulTiling& t, const T* a, const T* b, T* c, int64_t begi
   }
 }
 
+// The dtypes the MatMul kernel runs (its OpDef declares the same list).
+using MatMulTypes = DtypeSet<DtypeEntry<ge::DT_FLOAT, float>, DtypeEntry<ge::DT_DOUBLE, double>,
+                             DtypeEntry<ge::DT_INT32, int32_t>, DtypeEntry<ge::DT_INT64, int64_t>,
+                             DtypeEntry<ge::DT_UINT32, uint32_t>, DtypeEntry<ge::DT_UINT64, uint64_t>>;
+
 void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<MatMulTiling>(args);
   int64_t begin, end;
@@ -105,15 +119,10 @@ void Kernel(const aclrtKernelArgs* args) {
   auto* a = args->addrs[0];
   auto* b = args->addrs[1];
   auto* c = args->addrs[2];
-  switch (static_cast<ge::DataType>(t.dtype)) {
-    case ge::DT_FLOAT: RunMatMul<float>(t, (const float*)a, (const float*)b, (float*)c, begin, end); break;
-    case ge::DT_DOUBLE: RunMatMul<double>(t, (const double*)a, (const double*)b, (double*)c, begin, end); break;
-    case ge::DT_INT32: RunMatMul<int32_t>(t, (const int32_t*)a, (const int32_t*)b, (int32_t*)c, begin, end); break;
-    case ge::DT_INT64: RunMatMul<int64_t>(t, (const int64_t*)a, (const int64_t*)b, (int64_t*)c, begin, end); break;
-    case ge::DT_UINT32: RunMatMul<uint32_t>(t, (const uint32_t*)a, (const uint32_t*)b, (uint32_t*)c, begin, end); break;
-    case ge::DT_UINT64: RunMatMul<uint64_t>(t, (const uint64_t*)a, (const uint64_t*)b, (uint64_t*)c, begin, end); break;
-    default: break;
-  }
+  Dispatch<MatMulTypes>(t.dtype, [&](auto tag) {
+    using T = TypeOf<decltype(tag)>;
+    RunMatMul<T>(t, static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(c), begin, end);
+  });
 }
 
 // ---- Gemm ------------------------------------------------------------------------------------
@@ -131,11 +140,15 @@ enum GemmAttr { kAlpha, kBeta, kTransA, kTransB };
 ge::graphStatus GemmInferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* a = ctx->GetInputShape(0);
   const gert::Shape* b = ctx->GetInputShape(1);
-  if (!a || !b || a->GetDimNum() != 2 || b->GetDimNum() != 2) return ge::GRAPH_FAILED;
+  if (!a || !b) return InferFail("missing input A or B");
+  if (a->GetDimNum() != 2 || b->GetDimNum() != 2)
+    return InferFail(fmt::format("expected 2-D A and B, got A {} and B {}", ShapeToString(*a), ShapeToString(*b)));
   const auto* attrs = ctx->GetAttrs();
   bool ta = *attrs->GetInt(kTransA) != 0, tb = *attrs->GetInt(kTransB) != 0;
   int64_t ka = ta ? a->GetDim(0) : a->GetDim(1), kb = tb ? b->GetDim(1) : b->GetDim(0);
-  if (ka >= 0 && kb >= 0 && ka != kb) return ge::GRAPH_FAILED;
+  if (ka >= 0 && kb >= 0 && ka != kb)
+    return InferFail(fmt::format("inner dims differ: A {} has K = {}, B {} has K = {} (transA {}, transB {})",
+                                 ShapeToString(*a), ka, ShapeToString(*b), kb, ta, tb));
   *ctx->GetOutputShape(0) = gert::Shape({ta ? a->GetDim(1) : a->GetDim(0), tb ? b->GetDim(0) : b->GetDim(1)});
   return ge::GRAPH_SUCCESS;
 }
@@ -157,7 +170,9 @@ ge::graphStatus GemmTilingFunc(gert::TilingContext* ctx) {
   t.has_c = c != nullptr;
   if (c) {
     gert::Shape bc;
-    if (!BroadcastShape(c->GetStorageShape(), out, &bc) || bc != out) return ge::GRAPH_FAILED;
+    if (!BroadcastShape(c->GetStorageShape(), out, &bc) || bc != out)
+      return InferFail(fmt::format("C {} does not broadcast to the output {}", ShapeToString(c->GetStorageShape()),
+                                   ShapeToString(out)));
     int64_t strides[kMaxRank];
     BroadcastStrides(c->GetStorageShape(), out, strides);
     t.c_rs = strides[0];
@@ -181,30 +196,22 @@ void RunGemm(const GemmTiling& t, const T* a, const T* b, const T* c, T* y, int6
     GemmRef<T>(t.trans_a, t.trans_b, m1 - m0, t.n, t.k, T(t.alpha), ap, lda, b, ldb, beta, y + m0 * t.n, t.n);
 }
 
+using GemmTypes = DtypeSet<DtypeEntry<ge::DT_FLOAT, float>, DtypeEntry<ge::DT_DOUBLE, double>,
+                           DtypeEntry<ge::DT_INT32, int32_t>, DtypeEntry<ge::DT_INT64, int64_t>>;
+
 void GemmKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<GemmTiling>(args);
   int64_t m0, m1;
   BlockRange(t.m, args->blockIdx, args->blockDim, &m0, &m1);
   void* const* p = args->addrs;
-  switch (static_cast<ge::DataType>(t.dtype)) {
-    case ge::DT_FLOAT:
-      RunGemm<float>(t, (const float*)p[0], (const float*)p[1], (const float*)p[2], (float*)p[3], m0, m1);
-      break;
-    case ge::DT_DOUBLE:
-      RunGemm<double>(t, (const double*)p[0], (const double*)p[1], (const double*)p[2], (double*)p[3], m0, m1);
-      break;
-    case ge::DT_INT32:
-      RunGemm<int32_t>(t, (const int32_t*)p[0], (const int32_t*)p[1], (const int32_t*)p[2], (int32_t*)p[3], m0, m1);
-      break;
-    case ge::DT_INT64:
-      RunGemm<int64_t>(t, (const int64_t*)p[0], (const int64_t*)p[1], (const int64_t*)p[2], (int64_t*)p[3], m0, m1);
-      break;
-    default: break;
-  }
+  Dispatch<GemmTypes>(t.dtype, [&](auto tag) {
+    using T = TypeOf<decltype(tag)>;
+    RunGemm<T>(t, static_cast<const T*>(p[0]), static_cast<const T*>(p[1]), static_cast<const T*>(p[2]),
+               static_cast<T*>(p[3]), m0, m1);
+  });
 }
 
-const std::vector<ge::DataType> kTypes = {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT32,
-                                          ge::DT_INT64, ge::DT_UINT32, ge::DT_UINT64};
+const std::vector<ge::DataType> kTypes = MatMulTypes::List();
 
 }  // namespace ge::ops_matmul
 

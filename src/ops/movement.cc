@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "base/checked_math.h"
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_move {
 using namespace ge::ops_util;
@@ -28,11 +28,14 @@ std::vector<int64_t> Perm(const gert::RuntimeAttrs* a, size_t rank) {
 ge::graphStatus TransposeShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   auto p = Perm(ctx->GetAttrs(), x.GetDimNum());
-  if (p.size() != x.GetDimNum()) return ge::GRAPH_FAILED;
+  if (p.size() != x.GetDimNum())
+    return InferFail(
+        fmt::format("perm has {} entries, the input {} has rank {}", p.size(), ShapeToString(x), x.GetDimNum()));
   gert::Shape* y = ctx->GetOutputShape(0);
   y->SetDimNum(0);
   for (int64_t d : p) {
-    if (d < 0 || d >= static_cast<int64_t>(x.GetDimNum())) return ge::GRAPH_FAILED;
+    if (d < 0 || d >= static_cast<int64_t>(x.GetDimNum()))
+      return InferFail(fmt::format("perm entry {} is out of range for the input {}", d, ShapeToString(x)));
     y->AppendDim(x.GetDim(d));
   }
   return ge::GRAPH_SUCCESS;
@@ -40,7 +43,8 @@ ge::graphStatus TransposeShape(gert::InferShapeContext* ctx) {
 
 ge::graphStatus TransposeTiling(gert::TilingContext* ctx) {
   const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
-  if (x.GetDimNum() > static_cast<size_t>(kMaxRank)) return ge::GRAPH_FAILED;
+  if (x.GetDimNum() > static_cast<size_t>(kMaxRank))
+    return InferFail(fmt::format("expected at most {} dims, got {}", kMaxRank, ShapeToString(x)));
   auto p = Perm(ctx->GetAttrs(), x.GetDimNum());
   StridedView v = BaseView(ctx);
   int64_t s[kMaxRank];
@@ -94,7 +98,9 @@ bool SliceParams(const Ctx* ctx, const gert::Shape& x, std::vector<int64_t>* sta
 
 ge::graphStatus SliceShape(gert::InferShapeContext* ctx) {
   std::vector<int64_t> start, step, len;
-  if (!SliceParams(ctx, *ctx->GetInputShape(0), &start, &step, &len)) return ge::GRAPH_FAILED;
+  if (!SliceParams(ctx, *ctx->GetInputShape(0), &start, &step, &len))
+    return InferFail(
+        fmt::format("invalid starts, ends, axes or steps for the input {}", ShapeToString(*ctx->GetInputShape(0))));
   SetDims(ctx->GetOutputShape(0), len);
   return ge::GRAPH_SUCCESS;
 }
@@ -120,10 +126,13 @@ ge::graphStatus SliceTiling(gert::TilingContext* ctx) {
 // ---- Expand and Tile -------------------------------------------------------------------------
 ge::graphStatus ExpandShape(gert::InferShapeContext* ctx) {
   std::vector<int64_t> dims;
-  if (!ReadInt64s(ctx->GetInputTensor(1), &dims)) return ge::GRAPH_FAILED;
+  if (!ReadInt64s(ctx->GetInputTensor(1), &dims)) return InferFail("input 'shape' must be a constant integer tensor");
   gert::Shape target;
   SetDims(&target, dims);
-  return BroadcastShape(*ctx->GetInputShape(0), target, ctx->GetOutputShape(0)) ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
+  if (!BroadcastShape(*ctx->GetInputShape(0), target, ctx->GetOutputShape(0)))
+    return InferFail(fmt::format("input {} does not broadcast to shape {}", ShapeToString(*ctx->GetInputShape(0)),
+                                 ShapeToString(target)));
+  return ge::GRAPH_SUCCESS;
 }
 
 ge::graphStatus ExpandTiling(gert::TilingContext* ctx) {
@@ -139,7 +148,10 @@ ge::graphStatus ExpandTiling(gert::TilingContext* ctx) {
 ge::graphStatus TileShape(gert::InferShapeContext* ctx) {
   std::vector<int64_t> rep;
   const gert::Shape& x = *ctx->GetInputShape(0);
-  if (!ReadInt64s(ctx->GetInputTensor(1), &rep) || rep.size() != x.GetDimNum()) return ge::GRAPH_FAILED;
+  if (!ReadInt64s(ctx->GetInputTensor(1), &rep)) return InferFail("input 'repeats' must be a constant integer tensor");
+  if (rep.size() != x.GetDimNum())
+    return InferFail(
+        fmt::format("'repeats' has {} entries, the input {} has rank {}", rep.size(), ShapeToString(x), x.GetDimNum()));
   gert::Shape* y = ctx->GetOutputShape(0);
   y->SetDimNum(0);
   for (size_t d = 0; d < rep.size(); ++d) {
@@ -232,12 +244,13 @@ bool Axes(const Ctx* ctx, std::vector<int64_t>* axes) {
 ge::graphStatus SqueezeShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   std::vector<int64_t> axes;
-  if (!Axes(ctx, &axes)) return ge::GRAPH_FAILED;
+  if (!Axes(ctx, &axes)) return InferFail("input 'axes' must be a constant integer tensor");
   int64_t rank = static_cast<int64_t>(x.GetDimNum());
   std::vector<bool> drop(rank, axes.empty());
   for (int64_t a : axes) {
     int64_t n;
-    if (!NormalizeAxis(a, rank, &n)) return ge::GRAPH_FAILED;
+    if (!NormalizeAxis(a, rank, &n))
+      return InferFail(fmt::format("axis {} is out of range for the input {}", a, ShapeToString(x)));
     drop[n] = true;
   }
   gert::Shape* y = ctx->GetOutputShape(0);
@@ -250,12 +263,14 @@ ge::graphStatus SqueezeShape(gert::InferShapeContext* ctx) {
 ge::graphStatus UnsqueezeShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   std::vector<int64_t> axes;
-  if (!Axes(ctx, &axes)) return ge::GRAPH_FAILED;
+  if (!Axes(ctx, &axes)) return InferFail("input 'axes' must be a constant integer tensor");
   int64_t rank = static_cast<int64_t>(x.GetDimNum() + axes.size());
   std::vector<bool> ins(rank, false);
   for (int64_t a : axes) {
     int64_t n;
-    if (!NormalizeAxis(a, rank, &n) || ins[n]) return ge::GRAPH_FAILED;
+    if (!NormalizeAxis(a, rank, &n) || ins[n])
+      return InferFail(fmt::format("axis {} is out of range or repeated for an output of rank {} (input {})", a, rank,
+                                   ShapeToString(x)));
     ins[n] = true;
   }
   gert::Shape* y = ctx->GetOutputShape(0);
@@ -328,11 +343,13 @@ struct SpaceToDepth : ViewOpDef {
 struct Squeeze : ViewOpDef {
   explicit Squeeze(const char* n) : ViewOpDef(n, ge::ops_move::SqueezeShape, ge::ops_move::CopyTiling) {
     ValueInput("axes", OPTIONAL);
+    OutputView(0, 0);
   }
 };
 struct Unsqueeze : ViewOpDef {
   explicit Unsqueeze(const char* n) : ViewOpDef(n, ge::ops_move::UnsqueezeShape, ge::ops_move::CopyTiling) {
     ValueInput("axes", REQUIRED);
+    OutputView(0, 0);
   }
 };
 OP_ADD(Transpose);

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_nms {
 using namespace ge::ops_util;

@@ -3,7 +3,8 @@
 // described by (outer, group, inner) in the tiling; statistics are accumulated in double.
 #include <cmath>
 
-#include "ops/op_util_ext.h"
+#include "kernels/layer_norm.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_norm {
 using namespace ge::ops_util;
@@ -112,55 +113,14 @@ void Store(void* p, int64_t i, double v) {
   static_cast<T*>(p)[i] = static_cast<T>(static_cast<ComputeT<T>>(v));
 }
 
-// LayerNorm: per outer row of `inner` elements. Args: X, Scale, B, Y, Mean, InvStdDev.
-// float rows with full-length scale (and bias): plain loops the compiler vectorizes.
-bool RunLayerFloat(const NormTiling& t, void* const* a, int64_t b, int64_t e) {
-  if (t.scale_numel != t.inner || (a[2] && t.bias_numel && t.bias_numel != t.inner)) return false;
-  const auto* scale = static_cast<const float*>(a[1]);
-  const auto* bias = a[2] && t.bias_numel ? static_cast<const float*>(a[2]) : nullptr;
-  const int64_t n = t.inner;
-  for (int64_t r = b; r < e; ++r) {
-    const float* x = static_cast<const float*>(a[0]) + r * n;
-    float* y = static_cast<float*>(a[3]) + r * n;
-    float sum = 0.f;
-    for (int64_t j = 0; j < n; ++j) sum += x[j];
-    const float mean = sum / static_cast<float>(n);
-    float sq = 0.f;
-    for (int64_t j = 0; j < n; ++j) sq += (x[j] - mean) * (x[j] - mean);
-    const float inv = 1.f / std::sqrt(sq / static_cast<float>(n) + t.eps);
-    if (bias) {
-      for (int64_t j = 0; j < n; ++j) y[j] = (x[j] - mean) * inv * scale[j] + bias[j];
-    } else {
-      for (int64_t j = 0; j < n; ++j) y[j] = (x[j] - mean) * inv * scale[j];
-    }
-    if (a[4]) static_cast<float*>(a[4])[r] = mean;
-    if (a[5]) static_cast<float*>(a[5])[r] = inv;
-  }
-  return true;
-}
-
+// LayerNorm: per outer row of `inner` elements (the shared kernel). Args: X, Scale, B, Y, Mean,
+// InvStdDev (float statistics).
 template <typename T>
 void RunLayer(const NormTiling& t, void* const* a, int64_t b, int64_t e) {
-  if constexpr (std::is_same_v<T, float>) {
-    if (RunLayerFloat(t, a, b, e)) return;
-  }
-  for (int64_t r = b; r < e; ++r) {
-    double mean = 0, var = 0;
-    for (int64_t j = 0; j < t.inner; ++j) mean += At<T>(a[0], r * t.inner + j);
-    mean /= t.inner;
-    for (int64_t j = 0; j < t.inner; ++j) {
-      double d = At<T>(a[0], r * t.inner + j) - mean;
-      var += d * d;
-    }
-    double inv = 1.0 / std::sqrt(var / t.inner + t.eps);
-    for (int64_t j = 0; j < t.inner; ++j) {
-      double v = (At<T>(a[0], r * t.inner + j) - mean) * inv * At<T>(a[1], j % t.scale_numel);
-      if (a[2] && t.bias_numel) v += At<T>(a[2], j % t.bias_numel);
-      Store<T>(a[3], r * t.inner + j, v);
-    }
-    if (a[4]) static_cast<float*>(a[4])[r] = static_cast<float>(mean);
-    if (a[5]) static_cast<float*>(a[5])[r] = static_cast<float>(inv);
-  }
+  const kernels::LayerNormParams p{t.inner, t.scale_numel, a[2] ? t.bias_numel : 0, t.eps};
+  kernels::LayerNormRows<T, float>(p, static_cast<const T*>(a[0]), static_cast<const T*>(a[1]),
+                                   static_cast<const T*>(a[2]), static_cast<T*>(a[3]), static_cast<float*>(a[4]),
+                                   static_cast<float*>(a[5]), b, e);
 }
 
 // Mean and biased variance of channel c over N and the spatial dims (n0..n1 of N).
@@ -266,7 +226,7 @@ void Kernel(const aclrtKernelArgs* args) {
   int64_t work = kind == K::kLayer ? t.outer : kind == K::kBatch ? t.chan : kind == K::kMvn ? 1 : t.outer * t.chan;
   int64_t b, e;
   BlockRange(work, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_FLOATS(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(FloatsAnd16, static_cast<ge::DataType>(t.dtype), {
     switch (kind) {
       case K::kLayer: RunLayer<scalar_t>(t, args->addrs, b, e); break;
       case K::kBatch: RunBatch<scalar_t>(t, args->addrs, b, e); break;

@@ -1,5 +1,9 @@
 #include "ops/op_util.h"
 
+#include <fmt/format.h>
+
+#include "base/error_message.h"
+
 namespace ge::ops_util {
 
 bool ToMeta(const gert::Shape& s, ge::DataType dt, TensorMeta* meta) {
@@ -8,38 +12,6 @@ bool ToMeta(const gert::Shape& s, ge::DataType dt, TensorMeta* meta) {
   meta->rank = static_cast<int32_t>(s.GetDimNum());
   for (int i = 0; i < kMaxRank; ++i) meta->dims[i] = i < meta->rank ? s.GetDim(i) : 1;
   return true;
-}
-
-uint32_t ChooseBlockDim(const gert::TilingContext* ctx, int64_t work, int64_t min_per_block) {
-  if (work <= min_per_block) return 1;
-  int64_t blocks = work / min_per_block;
-  return static_cast<uint32_t>(std::clamp<int64_t>(blocks, 1, ctx->GetCoreNum()));
-}
-
-bool BroadcastShape(const gert::Shape& a, const gert::Shape& b, gert::Shape* out) {
-  size_t rank = std::max(a.GetDimNum(), b.GetDimNum());
-  out->SetDimNum(0);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t da = i + a.GetDimNum() >= rank ? a.GetDim(i + a.GetDimNum() - rank) : 1;
-    int64_t db = i + b.GetDimNum() >= rank ? b.GetDim(i + b.GetDimNum() - rank) : 1;
-    if (da != db && da != 1 && db != 1) return false;
-    out->AppendDim(da == 1 ? db : da);
-  }
-  return true;
-}
-
-void BroadcastStrides(const gert::Shape& in, const gert::Shape& out, int64_t* strides) {
-  size_t rank = out.GetDimNum(), off = rank - in.GetDimNum();
-  int64_t stride = 1;
-  for (size_t i = rank; i-- > 0;) {
-    if (i < off) {
-      strides[i] = 0;
-      continue;
-    }
-    int64_t d = in.GetDim(i - off);
-    strides[i] = d == 1 ? 0 : stride;
-    stride *= d;
-  }
 }
 
 bool NormalizeAxis(int64_t axis, int64_t rank, int64_t* out) {
@@ -73,6 +45,73 @@ bool ReadInt64s(const gert::Tensor* t, std::vector<int64_t>* out) {
     }
   }
   return true;
+}
+
+bool ReportBadIndex(const aclrtKernelArgs* args, const char* input, int64_t value, int64_t dim) {
+  std::string msg = dim > 0 ? fmt::format("input '{}' value {} is out of range [{}, {}]", input, value, -dim, dim - 1)
+                            : fmt::format("input '{}' value {} indexes an empty axis", input, value);
+  aclrtReportKernelError(args, msg.c_str());
+  return false;
+}
+
+bool ReportBadData(const aclrtKernelArgs* args, const std::string& msg) {
+  aclrtReportKernelError(args, msg.c_str());
+  return false;
+}
+
+ge::graphStatus InferFail(const std::string& why) {
+  ge::SetRecentErrMsg(why);
+  return ge::GRAPH_FAILED;
+}
+
+ge::DataType FromOnnxDtype(int64_t d) {
+  switch (d) {
+    case 1: return ge::DT_FLOAT;
+    case 2: return ge::DT_UINT8;
+    case 3: return ge::DT_INT8;
+    case 4: return ge::DT_UINT16;
+    case 5: return ge::DT_INT16;
+    case 6: return ge::DT_INT32;
+    case 7: return ge::DT_INT64;
+    case 8: return ge::DT_STRING;
+    case 9: return ge::DT_BOOL;
+    case 10: return ge::DT_FLOAT16;
+    case 11: return ge::DT_DOUBLE;
+    case 12: return ge::DT_UINT32;
+    case 13: return ge::DT_UINT64;
+    case 16: return ge::DT_BF16;
+    default: return ge::DT_UNDEFINED;
+  }
+}
+
+std::vector<int64_t> DimsOf(const gert::Shape& s) { return {s.GetDims(), s.GetDims() + s.GetDimNum()}; }
+
+void SetDims(gert::Shape* s, const std::vector<int64_t>& dims) {
+  s->SetDimNum(0);
+  for (int64_t d : dims) s->AppendDim(d);
+}
+
+int64_t AttrInt(const gert::RuntimeAttrs* a, size_t i, int64_t dflt) {
+  const int64_t* v = a ? a->GetInt(i) : nullptr;
+  return v ? *v : dflt;
+}
+float AttrFloat(const gert::RuntimeAttrs* a, size_t i, float dflt) {
+  const float* v = a ? a->GetFloat(i) : nullptr;
+  return v ? *v : dflt;
+}
+std::string AttrStr(const gert::RuntimeAttrs* a, size_t i, const char* dflt) {
+  const char* v = a ? a->GetStr(i) : nullptr;
+  return v ? v : dflt;
+}
+std::vector<int64_t> AttrInts(const gert::RuntimeAttrs* a, size_t i) {
+  auto* l = a ? a->GetListInt(i) : nullptr;
+  if (l == nullptr) return {};
+  return {l->GetData(), l->GetData() + l->GetSize()};
+}
+std::vector<float> AttrFloats(const gert::RuntimeAttrs* a, size_t i) {
+  auto* l = a ? a->GetListFloat(i) : nullptr;
+  if (l == nullptr) return {};
+  return {l->GetData(), l->GetData() + l->GetSize()};
 }
 
 }  // namespace ge::ops_util

@@ -1,20 +1,55 @@
-// Helpers shared by operator files: block ranges for SPMD kernels, broadcasting, a compact
-// tensor-meta record for tiling data, dtype dispatch. Keep operator files small by using these.
+// Helpers shared by operator files: the kernel-support layer (src/kernels: dtype dispatch, block
+// ranges, broadcasting, strided views, 16-bit floats) under the names op files use, plus what
+// only operators need: a compact tensor-meta record for tiling data, attribute readers with
+// defaults, index semantics, error reporting, ONNX dtype codes, OpDef dtype lists.
 #ifndef GE_SRC_OPS_OP_UTIL_H_
 #define GE_SRC_OPS_OP_UTIL_H_
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "acl/acl_rt.h"
+#include "base/dims_string.h"
 #include "exe_graph/runtime/infer_shape_context.h"
 #include "exe_graph/runtime/tiling_context.h"
+#include "kernels/block_range.h"
+#include "kernels/broadcast.h"
+#include "kernels/dtype_dispatch.h"
+#include "kernels/float16.h"
+#include "kernels/strided_view.h"
 #include "register/op_def_registry.h"
 
 namespace ge::ops_util {
 
-constexpr int kMaxRank = 8;
+using kernels::Bf16ToFloat;
+using kernels::BFloat16;
+using kernels::BlockRange;
+using kernels::BroadcastShape;
+using kernels::BroadcastShapes;
+using kernels::BroadcastStrides;
+using kernels::ChooseBlockDim;
+using kernels::CoalesceView;
+using kernels::ComputeT;
+using kernels::ContiguousStrides;
+using kernels::Dispatch;
+using kernels::DtypeEntry;
+using kernels::DtypeSet;
+using kernels::FloatToBf16;
+using kernels::FloatToHalf;
+using kernels::ForEachBroadcast;
+using kernels::GetTiling;
+using kernels::Half;
+using kernels::HalfToFloat;
+using kernels::kMaxRank;
+using kernels::SetTiling;
+using kernels::SetViewTiling;
+using kernels::StridedCopy;
+using kernels::StridedView;
+using kernels::StridedViewKernel;
+using kernels::TypeOf;
 
 // Shape and dtype of one tensor as a POD, for tiling data.
 struct TensorMeta {
@@ -31,27 +66,6 @@ struct TensorMeta {
 // Fills meta from a shape; false when the rank exceeds kMaxRank.
 bool ToMeta(const gert::Shape& s, ge::DataType dt, TensorMeta* meta);
 
-// [begin, end) of `total` items for block `idx` of `dim` blocks (contiguous, balanced).
-inline void BlockRange(int64_t total, uint32_t idx, uint32_t dim, int64_t* begin, int64_t* end) {
-  if (dim == 1) {  // the common launch: no 64-bit division on the per-kernel path
-    *begin = 0;
-    *end = total;
-    return;
-  }
-  int64_t per = total / dim, rem = total % dim;
-  *begin = idx * per + std::min<int64_t>(idx, rem);
-  *end = *begin + per + (static_cast<int64_t>(idx) < rem ? 1 : 0);
-}
-
-// Blocks for `work` units of roughly `min_per_block` each, at most the core count.
-uint32_t ChooseBlockDim(const gert::TilingContext* ctx, int64_t work, int64_t min_per_block);
-
-// Numpy-style broadcast of a and b into out; false if incompatible.
-bool BroadcastShape(const gert::Shape& a, const gert::Shape& b, gert::Shape* out);
-
-// Per-output-dim strides of an input broadcast to `out` (0 where the input dim is 1/missing).
-void BroadcastStrides(const gert::Shape& in, const gert::Shape& out, int64_t* strides);
-
 // Normalizes a possibly negative axis into [0, rank); false if out of range.
 bool NormalizeAxis(int64_t axis, int64_t rank, int64_t* out);
 
@@ -59,56 +73,48 @@ bool NormalizeAxis(int64_t axis, int64_t rank, int64_t* out);
 ge::graphStatus InferShapeSameAsInput0(gert::InferShapeContext* ctx);
 ge::graphStatus InferDataTypeSameAsInput0(gert::InferDataTypeContext* ctx);
 
-// Writes a POD tiling struct; fails when it does not fit.
-template <typename T>
-ge::graphStatus SetTiling(gert::TilingContext* ctx, const T& t) {
-  T* dst = ctx->GetTilingData<T>();
-  if (dst == nullptr) return ge::GRAPH_FAILED;
-  std::memcpy(dst, &t, sizeof(T));
-  return ge::GRAPH_SUCCESS;
-}
-template <typename T>
-const T& GetTiling(const aclrtKernelArgs* args) {
-  return *static_cast<const T*>(args->tiling);
-}
-
 // Reads any integer tensor's values as int64 (for value-depend inputs); false if no data.
 bool ReadInt64s(const gert::Tensor* t, std::vector<int64_t>* out);
 
-}  // namespace ge::ops_util
+// ge::DataType for an ONNX TensorProto.DataType code; DT_UNDEFINED when unknown.
+ge::DataType FromOnnxDtype(int64_t onnx_dtype);
 
-// Calls F<T>(args...) with T the C++ type of dtype `dt`; returns false for unsupported types.
-// GE_DISPATCH_FLOAT: float/double; GE_DISPATCH_NUMERIC: + all integers.
-#define GE_DTYPE_CASE(DT, T, ...) \
-  case ge::DT: {                  \
-    using scalar_t = T;           \
-    __VA_ARGS__;                  \
-  } break;
-#define GE_DISPATCH_FLOAT(dt, ...)                  \
-  [&] {                                             \
-    switch (dt) {                                   \
-      GE_DTYPE_CASE(DT_FLOAT, float, __VA_ARGS__)   \
-      GE_DTYPE_CASE(DT_DOUBLE, double, __VA_ARGS__) \
-      default: return false;                        \
-    }                                               \
-    return true;                                    \
-  }()
-#define GE_DISPATCH_NUMERIC(dt, ...)                  \
-  [&] {                                               \
-    switch (dt) {                                     \
-      GE_DTYPE_CASE(DT_FLOAT, float, __VA_ARGS__)     \
-      GE_DTYPE_CASE(DT_DOUBLE, double, __VA_ARGS__)   \
-      GE_DTYPE_CASE(DT_INT8, int8_t, __VA_ARGS__)     \
-      GE_DTYPE_CASE(DT_INT16, int16_t, __VA_ARGS__)   \
-      GE_DTYPE_CASE(DT_INT32, int32_t, __VA_ARGS__)   \
-      GE_DTYPE_CASE(DT_INT64, int64_t, __VA_ARGS__)   \
-      GE_DTYPE_CASE(DT_UINT8, uint8_t, __VA_ARGS__)   \
-      GE_DTYPE_CASE(DT_UINT16, uint16_t, __VA_ARGS__) \
-      GE_DTYPE_CASE(DT_UINT32, uint32_t, __VA_ARGS__) \
-      GE_DTYPE_CASE(DT_UINT64, uint64_t, __VA_ARGS__) \
-      default: return false;                          \
-    }                                                 \
-    return true;                                      \
-  }()
+// Shape as a vector, and from a vector.
+std::vector<int64_t> DimsOf(const gert::Shape& s);
+void SetDims(gert::Shape* s, const std::vector<int64_t>& dims);
+
+// Attributes by declaration index, with a default when absent.
+int64_t AttrInt(const gert::RuntimeAttrs* a, size_t i, int64_t dflt);
+float AttrFloat(const gert::RuntimeAttrs* a, size_t i, float dflt);
+std::string AttrStr(const gert::RuntimeAttrs* a, size_t i, const char* dflt);
+std::vector<int64_t> AttrInts(const gert::RuntimeAttrs* a, size_t i);
+std::vector<float> AttrFloats(const gert::RuntimeAttrs* a, size_t i);
+
+// ONNX index semantics: v in [-dim, dim), a negative index counted once from the end. Returns
+// the index in [0, dim), or -1 when v is out of range.
+inline int64_t WrapIndex(int64_t v, int64_t dim) {
+  if (v < 0) v += dim;
+  return v >= 0 && v < dim ? v : -1;
+}
+// Index element i of an int32 or int64 index tensor.
+inline int64_t RawIndex(const void* p, int32_t dt, int64_t i) {
+  return dt == ge::DT_INT32 ? static_cast<const int32_t*>(p)[i] : static_cast<const int64_t*>(p)[i];
+}
+// Reports an index out of range from a kernel: the run fails with "<node>: input '<input>' value
+// <value> is out of range [-dim, dim-1]" (aclrtReportKernelError). Returns false.
+bool ReportBadIndex(const aclrtKernelArgs* args, const char* input, int64_t value, int64_t dim);
+// Reports any other invalid input data from a kernel ("<node>: <msg>"). Returns false.
+bool ReportBadData(const aclrtKernelArgs* args, const std::string& msg);
+// Shape inference or tiling failure with a reason (the compiler shows it after "shape inference
+// failed ..." / "tiling failed ..."): returns GRAPH_FAILED.
+ge::graphStatus InferFail(const std::string& why);
+
+// Inline variables, so that they are initialized before the OpDefs that copy them (OP_ADD runs
+// at static initialization; an `extern` list defined in another file could still be empty then,
+// and an empty list means "any dtype").
+inline const std::vector<ge::DataType> kAllTypes = kernels::AllTypes::List();  // numeric + 16-bit floats + bool
+inline const std::vector<ge::DataType> kFloatTypes = kernels::FloatsAnd16::List();
+
+}  // namespace ge::ops_util
 
 #endif  // GE_SRC_OPS_OP_UTIL_H_

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "base/checked_math.h"
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_pad {
 using namespace ge::ops_util;
@@ -77,7 +77,7 @@ void Kernel(const aclrtKernelArgs* args) {
   int64_t in_strides[kMaxRank];
   ContiguousStrides(t.in_dims, t.rank, in_strides);
   const void* cv = args->addrs[2];
-  GE_DISPATCH_BYTES(t.elem_size, {
+  GE_DISPATCH(UInts, kernels::UIntOfSize(t.elem_size), {
     const auto* x = static_cast<const scalar_t*>(args->addrs[0]);
     auto* y = static_cast<scalar_t*>(args->addrs[3]);
     scalar_t fill = cv ? *static_cast<const scalar_t*>(cv) : scalar_t(0);

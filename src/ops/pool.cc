@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include <fmt/format.h>
+
 #include "ops/op_util.h"
 #include "ops/spatial_util.h"
 
@@ -30,7 +32,11 @@ bool Window(const gert::Shape& x, const gert::RuntimeAttrs* attrs, Window3d* w) 
 ge::graphStatus MaxPoolInferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* x = ctx->GetInputShape(0);
   Window3d w;
-  if (!x || x->GetDimNum() < 3 || !Window(*x, ctx->GetAttrs(), &w)) return ge::GRAPH_FAILED;
+  if (!x) return InferFail("missing input X");
+  if (x->GetDimNum() < 3 || x->GetDimNum() > 5)
+    return InferFail(fmt::format("expected 3-D to 5-D input, got {}", ShapeToString(*x)));
+  if (!Window(*x, ctx->GetAttrs(), &w))
+    return InferFail(fmt::format("invalid kernel_shape, strides, pads or dilations for input {}", ShapeToString(*x)));
   size_t ns = x->GetDimNum() - 2;
   gert::Shape out({x->GetDim(0), x->GetDim(1)});
   for (size_t i = 0; i < ns; ++i) out.AppendDim(w.out[3 - ns + i]);
@@ -103,7 +109,7 @@ void MaxPoolKernel(const aclrtKernelArgs* args) {
   int64_t b, e;
   BlockRange(t.planes, args->blockIdx, args->blockDim, &b, &e);
   int64_t* ind = t.has_indices ? static_cast<int64_t*>(args->addrs[2]) : nullptr;
-  GE_DISPATCH_NUMERIC(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(Numerics, static_cast<ge::DataType>(t.dtype), {
     for (int64_t p = b; p < e; ++p)
       MaxPoolPlane<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<scalar_t*>(args->addrs[1]),
                              ind, p);
@@ -118,7 +124,8 @@ struct GapTiling {
 
 ge::graphStatus GapInferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* x = ctx->GetInputShape(0);
-  if (!x || x->GetDimNum() < 2) return ge::GRAPH_FAILED;
+  if (!x) return InferFail("missing input X");
+  if (x->GetDimNum() < 2) return InferFail(fmt::format("expected input of rank >= 2, got {}", ShapeToString(*x)));
   gert::Shape out({x->GetDim(0), x->GetDim(1)});
   for (size_t i = 2; i < x->GetDimNum(); ++i) out.AppendDim(1);
   *ctx->GetOutputShape(0) = out;
@@ -138,7 +145,7 @@ void GapKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<GapTiling>(args);
   int64_t b, e;
   BlockRange(t.planes, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_FLOAT(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(Floats, static_cast<ge::DataType>(t.dtype), {
     const auto* x = static_cast<const scalar_t*>(args->addrs[0]);
     auto* y = static_cast<scalar_t*>(args->addrs[1]);
     for (int64_t p = b; p < e; ++p) {

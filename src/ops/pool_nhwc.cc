@@ -6,7 +6,6 @@
 #include <limits>
 
 #include "ops/op_util.h"
-#include "ops/op_util_ext.h"
 #include "ops/spatial_util.h"
 
 namespace ge::ops_pool_nhwc {

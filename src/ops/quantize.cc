@@ -8,22 +8,20 @@
 #include <limits>
 #include <vector>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 #include "ops/spatial_util.h"
 
 namespace ge::ops_quant {
 using namespace ge::ops_util;
 
-// Reads element i of an integer tensor of dtype dt as int32.
+// Reads element i of an integer tensor of dtype dt as int32 (0 for another dtype).
+using QuantInts =
+    DtypeSet<DtypeEntry<ge::DT_INT8, int8_t>, DtypeEntry<ge::DT_UINT8, uint8_t>, DtypeEntry<ge::DT_INT32, int32_t>,
+             DtypeEntry<ge::DT_INT16, int16_t>, DtypeEntry<ge::DT_UINT16, uint16_t>>;
 int32_t LoadInt(const void* p, int32_t dt, int64_t i) {
-  switch (dt) {
-    case ge::DT_INT8: return static_cast<const int8_t*>(p)[i];
-    case ge::DT_UINT8: return static_cast<const uint8_t*>(p)[i];
-    case ge::DT_INT32: return static_cast<const int32_t*>(p)[i];
-    case ge::DT_INT16: return static_cast<const int16_t*>(p)[i];
-    case ge::DT_UINT16: return static_cast<const uint16_t*>(p)[i];
-    default: return 0;
-  }
+  int32_t v = 0;
+  Dispatch<QuantInts>(dt, [&](auto tag) { v = static_cast<const TypeOf<decltype(tag)>*>(p)[i]; });
+  return v;
 }
 
 // Rounds half to even and saturates to dt's range, then stores at out[i].
@@ -38,13 +36,12 @@ void StoreQuant(void* out, int32_t dt, int64_t i, double v) {
   }
 }
 
+using QuantFloats =
+    DtypeSet<DtypeEntry<ge::DT_FLOAT, float>, DtypeEntry<ge::DT_FLOAT16, Half>, DtypeEntry<ge::DT_BF16, BFloat16>>;
 float LoadFloat(const void* p, int32_t dt, int64_t i) {
-  switch (dt) {
-    case ge::DT_FLOAT: return static_cast<const float*>(p)[i];
-    case ge::DT_FLOAT16: return HalfToFloat(static_cast<const uint16_t*>(p)[i]);
-    case ge::DT_BF16: return Bf16ToFloat(static_cast<const uint16_t*>(p)[i]);
-    default: return static_cast<float>(LoadInt(p, dt, i));
-  }
+  float v = 0;
+  if (Dispatch<QuantFloats>(dt, [&](auto tag) { v = static_cast<const TypeOf<decltype(tag)>*>(p)[i]; })) return v;
+  return static_cast<float>(LoadInt(p, dt, i));
 }
 
 // ---- QuantizeLinear / DequantizeLinear -------------------------------------------------------

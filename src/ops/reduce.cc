@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_reduce {
 using namespace ge::ops_util;
@@ -181,7 +181,7 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<ReduceTiling>(args);
   int64_t b, e;
   BlockRange(t.out_numel, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dtype), {
     if constexpr (!std::is_same_v<scalar_t, bool>)
       Run(t, static_cast<const scalar_t*>(args->addrs[0]), args->addrs[args->numAddrs - 1], b, e);
   });

@@ -2,6 +2,8 @@
 // Identity. Their kernel is a copy; the sink memory planner may turn them into views.
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "base/checked_math.h"
 #include "ops/op_util.h"
 
@@ -31,7 +33,8 @@ void CopyKernel(const aclrtKernelArgs* args) {
 ge::graphStatus ReshapeInferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* in = ctx->GetInputShape(0);
   std::vector<int64_t> spec;
-  if (in == nullptr || !ReadInt64s(ctx->GetInputTensor(1), &spec)) return ge::GRAPH_FAILED;
+  if (in == nullptr) return InferFail("missing input data");
+  if (!ReadInt64s(ctx->GetInputTensor(1), &spec)) return InferFail("input 'shape' must be a constant int64 tensor");
   bool allow_zero = *ctx->GetAttrs()->GetInt(0) != 0;
   gert::Shape* out = ctx->GetOutputShape(0);
   out->SetDimNum(0);
@@ -39,26 +42,30 @@ ge::graphStatus ReshapeInferShape(gert::InferShapeContext* ctx) {
   for (size_t i = 0; i < spec.size(); ++i) {
     int64_t d = spec[i];
     if (d == 0 && !allow_zero) {
-      if (i >= in->GetDimNum()) return ge::GRAPH_FAILED;
+      if (i >= in->GetDimNum())
+        return InferFail(fmt::format("shape[{}] = 0 copies a dim the input {} does not have", i, ShapeToString(*in)));
       d = in->GetDim(i);
     }
     if (d == -1) {
-      if (infer_at >= 0) return ge::GRAPH_FAILED;
+      if (infer_at >= 0) return InferFail("shape has more than one -1");
       infer_at = static_cast<int64_t>(i);
     } else if (d < 0) {
-      return ge::GRAPH_FAILED;
+      return InferFail(fmt::format("shape[{}] = {} is negative", i, d));
     } else if (!ge::CheckedMul(known, d, &known)) {
-      return ge::GRAPH_FAILED;
+      return InferFail("the element count of shape overflows");
     }
     out->AppendDim(d);
   }
   int64_t total = in->GetShapeSize();
   if (infer_at >= 0) {
     if (total < 0) return ge::GRAPH_SUCCESS;  // stays unknown (-1)
-    if (known == 0 || total % known != 0) return ge::GRAPH_FAILED;
+    if (known == 0 || total % known != 0)
+      return InferFail(fmt::format("cannot reshape input {} ({} elements) with a -1 dim and the other dims' product {}",
+                                   ShapeToString(*in), total, known));
     out->SetDim(infer_at, total / known);
   } else if (total >= 0 && known != total) {
-    return ge::GRAPH_FAILED;
+    return InferFail(fmt::format("cannot reshape input {} ({} elements) to {} ({} elements)", ShapeToString(*in), total,
+                                 ShapeToString(*out), known));
   }
   return ge::GRAPH_SUCCESS;
 }
@@ -96,6 +103,7 @@ class Reshape : public OpDef {
     this->SetInferShape(ReshapeInferShape);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
     this->AICore().SetTiling(CopyTilingFunc).SetKernel(CopyKernel).AddConfig("ascend910b");
+    this->OutputView(0, 0);
   }
 };
 OP_ADD(Reshape);
@@ -109,6 +117,7 @@ class Flatten : public OpDef {
     this->SetInferShape(FlattenInferShape);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
     this->AICore().SetTiling(CopyTilingFunc).SetKernel(CopyKernel).AddConfig("ascend910b");
+    this->OutputView(0, 0);
   }
 };
 OP_ADD(Flatten);
@@ -121,6 +130,7 @@ class Identity : public OpDef {
     this->SetInferShape(ge::ops_util::InferShapeSameAsInput0);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
     this->AICore().SetTiling(CopyTilingFunc).SetKernel(CopyKernel).AddConfig("ascend910b");
+    this->OutputView(0, 0);
   }
 };
 OP_ADD(Identity);

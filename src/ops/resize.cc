@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_resize {
 using namespace ge::ops_util;
@@ -272,13 +272,12 @@ void Run(const ResizeTiling& t, const T* x, T* y, int64_t begin, int64_t end) {
 
 void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<ResizeTiling>(args);
-  int64_t numel = 1;
-  for (int d = 0; d < t.rank; ++d) numel *= t.out[d];
   int64_t b, e;
-  BlockRange(numel, args->blockIdx, args->blockDim, &b, &e);
+  BlockRange(kernels::NumElements(t.out, t.rank), args->blockIdx, args->blockDim, &b, &e);
   if (b >= e) return;
-  GE_DISPATCH_FLOATS(static_cast<ge::DataType>(t.dtype), Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[kX]),
-                                                                       static_cast<scalar_t*>(args->addrs[4]), b, e));
+  GE_DISPATCH(
+      FloatsAnd16, static_cast<ge::DataType>(t.dtype),
+      Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[kX]), static_cast<scalar_t*>(args->addrs[4]), b, e));
 }
 
 }  // namespace ge::ops_resize

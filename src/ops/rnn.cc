@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "ops/gemm_util.h"
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_rnn {
 using namespace ge::ops_util;

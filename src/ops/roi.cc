@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_roi {
 using namespace ge::ops_util;

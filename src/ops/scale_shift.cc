@@ -3,7 +3,6 @@
 // a following Relu fused) whose input is NHWC: one vectorized pass instead of a Transpose pair.
 #include "ops/dnnl_conv.h"
 #include "ops/op_util.h"
-#include "ops/op_util_ext.h"
 
 namespace ge::ops_scale_shift {
 using namespace ge::ops_util;

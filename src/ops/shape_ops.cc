@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "base/checked_math.h"
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_shape {
 using namespace ge::ops_util;
@@ -74,13 +74,22 @@ struct ConcatTiling {
 ge::graphStatus ConcatShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x0 = *ctx->GetInputShape(0);
   int64_t ax;
-  if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, 0), x0.GetDimNum(), &ax)) return ge::GRAPH_FAILED;
+  if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, 0), x0.GetDimNum(), &ax))
+    return InferFail(
+        fmt::format("axis {} is out of range for input 0 {}", AttrInt(ctx->GetAttrs(), 0, 0), ShapeToString(x0)));
   gert::Shape* y = ctx->GetOutputShape(0);
   *y = x0;
   int64_t sum = 0;
   for (size_t i = 0; i < ctx->GetComputeNodeInputNum(); ++i) {
     const gert::Shape* s = ctx->GetInputShape(i);
-    if (s == nullptr || s->GetDimNum() != x0.GetDimNum()) return ge::GRAPH_FAILED;
+    if (s == nullptr) return InferFail(fmt::format("missing input {}", i));
+    if (s->GetDimNum() != x0.GetDimNum())
+      return InferFail(fmt::format("expected input {} of rank {} like input 0 {}, got {}", i, x0.GetDimNum(),
+                                   ShapeToString(x0), ShapeToString(*s)));
+    for (size_t d = 0; d < x0.GetDimNum(); ++d)
+      if (static_cast<int64_t>(d) != ax && s->GetDim(d) >= 0 && x0.GetDim(d) >= 0 && s->GetDim(d) != x0.GetDim(d))
+        return InferFail(fmt::format("input {} {} differs from input 0 {} in dim {} (not the axis {})", i,
+                                     ShapeToString(*s), ShapeToString(x0), d, ax));
     sum += s->GetDim(ax);
   }
   y->SetDim(ax, sum);
@@ -94,7 +103,7 @@ ge::graphStatus ConcatTilingFn(gert::TilingContext* ctx) {
   ConcatTiling t{};
   t.elem_size = static_cast<int32_t>(ge::GetSizeByDataType(ctx->GetOutputDesc(0)->GetDataType()));
   t.n = static_cast<int32_t>(ctx->GetComputeNodeInputNum());
-  if (t.n > kMaxConcat) return ge::GRAPH_FAILED;
+  if (t.n > kMaxConcat) return InferFail(fmt::format("expected at most {} inputs, got {}", kMaxConcat, t.n));
   t.outer = 1;
   for (int64_t d = 0; d < ax; ++d) t.outer *= y.GetDim(d);
   for (int i = 0; i < t.n; ++i) {
@@ -144,7 +153,9 @@ ge::graphStatus SplitShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   int64_t ax;
   std::vector<int64_t> sizes;
-  if (!SplitSizes(ctx, x, &ax, &sizes)) return ge::GRAPH_FAILED;
+  if (!SplitSizes(ctx, x, &ax, &sizes))
+    return InferFail(fmt::format("invalid axis or 'split' sizes for the input {} and {} outputs", ShapeToString(x),
+                                 ctx->GetComputeNodeOutputNum()));
   for (size_t i = 0; i < sizes.size(); ++i) {
     gert::Shape* y = ctx->GetOutputShape(i);
     *y = x;
@@ -198,8 +209,8 @@ struct RangeTiling {
 
 bool ReadScalar(const gert::Tensor* t, double* v) {
   if (t == nullptr || t->GetAddr() == nullptr) return false;
-  return GE_DISPATCH_ALL(t->GetDataType(),
-                         *v = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
+  return GE_DISPATCH(AllTypes, t->GetDataType(),
+                     *v = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
 }
 
 template <typename Ctx>
@@ -233,7 +244,7 @@ ge::graphStatus RangeTilingFn(gert::TilingContext* ctx) {
 void RangeKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<RangeTiling>(args);
   if (args->blockIdx != 0) return;
-  GE_DISPATCH_NUMERIC(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(Numerics, static_cast<ge::DataType>(t.dtype), {
     auto* y = static_cast<scalar_t*>(args->addrs[3]);
     scalar_t start = static_cast<scalar_t>(t.start), delta = static_cast<scalar_t>(t.delta);
     for (int64_t i = 0; i < t.n; ++i) y[i] = static_cast<scalar_t>(start + static_cast<scalar_t>(i) * delta);
@@ -262,7 +273,7 @@ ge::graphStatus EyeTilingFn(gert::TilingContext* ctx) {
 void EyeKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<EyeTiling>(args);
   if (args->blockIdx != 0) return;
-  GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dtype), {
     auto* y = static_cast<scalar_t*>(args->addrs[1]);
     for (int64_t r = 0; r < t.rows; ++r)
       for (int64_t c = 0; c < t.cols; ++c) y[r * t.cols + c] = static_cast<scalar_t>(c - r == t.k ? 1.f : 0.f);
@@ -384,7 +395,7 @@ void FillKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<FillTiling>(args);
   int64_t b, e;
   BlockRange(t.numel, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_BYTES(t.elem_size, {
+  GE_DISPATCH(UInts, kernels::UIntOfSize(t.elem_size), {
     scalar_t v;
     std::memcpy(&v, t.value, sizeof(v));
     auto* y = static_cast<scalar_t*>(args->addrs[1]);

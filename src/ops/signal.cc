@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_signal {
 using namespace ge::ops_util;
@@ -225,8 +225,8 @@ void WindowKernel(const aclrtKernelArgs* args) {
       v = 25.0 / 46 - 21.0 / 46 * std::cos(a);
     else
       v = 0.42 - 0.5 * std::cos(a) + 0.08 * std::cos(2 * a);
-    GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype),
-                    static_cast<scalar_t*>(args->addrs[1])[k] = static_cast<scalar_t>(static_cast<float>(v)));
+    GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dtype),
+                static_cast<scalar_t*>(args->addrs[1])[k] = static_cast<scalar_t>(static_cast<float>(v)));
   }
 }
 
@@ -287,8 +287,8 @@ void MelKernel(const aclrtKernelArgs* args) {
     for (int64_t j = center; hi > center && j < hi; ++j) at(j, i) = static_cast<double>(hi - j) / (hi - center);
   }
   for (size_t k = 0; k < out.size(); ++k)
-    GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype),
-                    static_cast<scalar_t*>(args->addrs[5])[k] = static_cast<scalar_t>(static_cast<float>(out[k])));
+    GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dtype),
+                static_cast<scalar_t*>(args->addrs[5])[k] = static_cast<scalar_t>(static_cast<float>(out[k])));
 }
 
 const std::vector<ge::DataType> kInts = {ge::DT_INT32, ge::DT_INT64};

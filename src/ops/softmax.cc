@@ -76,8 +76,9 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<SoftmaxTiling>(args);
   int64_t b, e;
   BlockRange(t.outer * t.inner, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_FLOAT(static_cast<ge::DataType>(t.dtype), Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]),
-                                                                      static_cast<scalar_t*>(args->addrs[1]), b, e));
+  GE_DISPATCH(
+      Floats, static_cast<ge::DataType>(t.dtype),
+      Run<scalar_t>(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<scalar_t*>(args->addrs[1]), b, e));
 }
 
 // ---- Relu ------------------------------------------------------------------------------------
@@ -96,7 +97,7 @@ void ReluKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<ReluTiling>(args);
   int64_t b, e;
   BlockRange(t.numel, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_NUMERIC(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(Numerics, static_cast<ge::DataType>(t.dtype), {
     const auto* x = static_cast<const scalar_t*>(args->addrs[0]);
     auto* y = static_cast<scalar_t*>(args->addrs[1]);
     for (int64_t i = b; i < e; ++i) y[i] = x[i] > scalar_t(0) ? x[i] : scalar_t(0);
@@ -132,6 +133,7 @@ class Relu : public OpDef {
     this->SetInferShape(ge::ops_util::InferShapeSameAsInput0);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
     this->AICore().SetTiling(ReluTilingFunc).SetKernel(ReluKernel).AddConfig("ascend910b");
+    this->OutputInplace(0, 0);
   }
 };
 OP_ADD(Relu);

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <random>
 
-#include "api/model.h"
-#include "graph/graph.h"
+#include "ge/model.h"
+#include "graph/graph.h"  // C++-built graphs (no public graph builder yet)
 
 namespace ge {
 namespace {

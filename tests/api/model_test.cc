@@ -167,7 +167,9 @@ TEST(BadModel, ShapeMismatchNamesNode) {
   std::string path;
   Status st = LoadModelProto(m, "mismatch.onnx", ModelOptions{"host"}, &path);
   ASSERT_FALSE(st.ok());
-  EXPECT_EQ(st.message(), path + ": node 'adder' (Add): shape inference failed for inputs (float32[2], float32[3])");
+  EXPECT_EQ(st.message(), path +
+                              ": node 'adder' (Add): shape inference failed for inputs (float32[2], float32[3]): "
+                              "shapes [2] and [3] do not broadcast");
 }
 
 TEST(BadModel, InputDtypeNotInOpDef) {

@@ -6,10 +6,11 @@
 #include <map>
 #include <set>
 
-#include "api/model.h"
-#include "executor/compiled_model.h"
+#include "executor/compiled_model.h"  // the sink segment's task count (an executor detail)
 #include "executor/sink_executor.h"
-#include "graph/npy.h"
+#include "ge/model.h"
+#include "ge/npy.h"
+#include "graph/graph.h"  // Model::graph() and the segment graphs (internal types)
 
 namespace ge {
 namespace {

@@ -4,6 +4,7 @@
 #include "compiler/memory_checker.h"
 #include "compiler/memory_planner.h"
 #include "compiler/stream_assigner.h"
+#include "register/op_def.h"
 
 namespace ge {
 namespace {
@@ -75,6 +76,82 @@ TEST(MemoryPlannerTest, ReshapeIsAViewAndLiveInputBlocksInPlace) {
             "e -> buf2 @0 (64 B)\n"
             "y -> buf1 @64 (64 B)\n"
             "arena 128 B\n");
+}
+
+}  // namespace
+}  // namespace ge
+
+// Ops registered only for the tests below: the planner knows their memory properties from the
+// OpDef alone (no kernel is ever run).
+namespace ops {
+struct PlannerTestInplace : OpDef {
+  explicit PlannerTestInplace(const char* n) : OpDef(n) {
+    Input("x").ParamType(REQUIRED);
+    Output("y").ParamType(REQUIRED);
+    OutputInplace(0, 0);
+  }
+};
+struct PlannerTestView : OpDef {
+  explicit PlannerTestView(const char* n) : OpDef(n) {
+    Input("x").ParamType(REQUIRED);
+    Output("y").ParamType(REQUIRED);
+    OutputView(0, 0);
+  }
+};
+struct PlannerTestPlain : OpDef {
+  explicit PlannerTestPlain(const char* n) : OpDef(n) {
+    Input("x").ParamType(REQUIRED);
+    Output("y").ParamType(REQUIRED);
+  }
+};
+OP_ADD(PlannerTestInplace);
+OP_ADD(PlannerTestView);
+OP_ADD(PlannerTestPlain);
+}  // namespace ops
+
+namespace ge {
+namespace {
+
+// x -> op -> a -> op -> b, for an op type: the plan tells which property the OpDef declares.
+std::string PlanChain(const char* op) {
+  Graph g;
+  ValueId x = g.AddInput("x", F32({4, 4}));
+  ValueId a = g.AddValue("a", F32({4, 4})), b = g.AddValue("b", F32({4, 4}));
+  g.AddNode("n1", op, {x}, {a});
+  g.AddNode("n2", op, {a}, {b});
+  g.AddOutput(b);
+  MemoryPlan plan;
+  return Plan(g, &plan);
+}
+
+TEST(MemoryPlannerTest, RegisteredOpDeclaringInplaceRunsInPlace) {
+  EXPECT_EQ(PlanChain("PlannerTestInplace"),
+            "x -> buf0 @0 (64 B)\n"
+            "a -> buf0 @0 (64 B)\n"
+            "b -> buf0 @0 (64 B)\n"
+            "arena 64 B\n");
+}
+
+TEST(MemoryPlannerTest, RegisteredOpDeclaringViewAliasesItsInput) {
+  Graph g;
+  ValueId x = g.AddInput("x", F32({4, 4}));
+  ValueId a = g.AddValue("a", F32({4, 4}));
+  g.AddNode("v", "PlannerTestView", {x}, {a});
+  g.AddOutput(a);
+  EXPECT_TRUE(IsViewNode(g, g.node(0)));
+  EXPECT_FALSE(IsViewNode(g, g.node(g.AddNode("p", "PlannerTestPlain", {x}, {g.AddValue("c", F32({4, 4}))}))));
+  EXPECT_EQ(PlanChain("PlannerTestView"),
+            "x -> buf0 @0 (64 B)\n"
+            "a -> buf0 @0 (64 B)\n"
+            "b -> buf0 @0 (64 B)\n"
+            "arena 64 B\n");
+}
+
+TEST(MemoryPlannerTest, RegisteredOpWithoutPropertiesGetsItsOwnBuffers) {
+  std::string plan = PlanChain("PlannerTestPlain");
+  EXPECT_NE(plan.find("a -> buf1"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("b -> buf"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("a -> buf0"), std::string::npos) << plan;
 }
 
 // x(1 KiB) -> y1(256 B) -> y2(1 KiB) -> y3(256 B): the big pair shares offset 0.

@@ -36,7 +36,7 @@
 #include "acl/acl_rt.h"
 #include "api/model.h"
 #include "graph/tensor_seq.h"
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 #include "parser/onnx/onnx_parser.h"
 
 namespace fs = std::filesystem;

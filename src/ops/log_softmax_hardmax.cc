@@ -1,9 +1,9 @@
-// LogSoftmax and Hardmax along one axis (opset-13 semantics; Softmax is in the lead's file).
+// LogSoftmax and Hardmax along one axis (opset-13 semantics; Softmax is in softmax.cc).
 // create: same shape; tiling = (outer, axis, inner) split, blocks over outer*inner lines.
 // run: per line, max then log-sum-exp (LogSoftmax) or first-max one-hot (Hardmax).
 #include <cmath>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_softmax_ext {
 using namespace ge::ops_util;
@@ -57,7 +57,7 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<AxisTiling>(args);
   int64_t b, e;
   BlockRange(t.outer * t.inner, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_FLOATS(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(FloatsAnd16, static_cast<ge::DataType>(t.dtype), {
     for (int64_t l = b; l < e; ++l)
       Line(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<scalar_t*>(args->addrs[1]), l);
   });

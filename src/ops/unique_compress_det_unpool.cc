@@ -8,7 +8,7 @@
 #include <numeric>
 #include <vector>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 
 namespace ge::ops_misc_ext {
 using namespace ge::ops_util;
@@ -92,7 +92,7 @@ UniqueResult UniqueOf(const UniqueGeom& g, const T* x) {
 }
 
 bool RunUnique(const UniqueGeom& g, const void* x, UniqueResult* r) {
-  return GE_DISPATCH_ALL(static_cast<ge::DataType>(g.dtype), *r = UniqueOf(g, static_cast<const scalar_t*>(x)));
+  return GE_DISPATCH(AllTypes, static_cast<ge::DataType>(g.dtype), *r = UniqueOf(g, static_cast<const scalar_t*>(x)));
 }
 
 ge::graphStatus UniqueShape(gert::InferShapeContext* ctx) {
@@ -270,8 +270,8 @@ void DetKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<DetTiling>(args);
   int64_t b, e;
   BlockRange(t.batch, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_FLOATS(static_cast<ge::DataType>(t.dtype), DetRun(t, static_cast<const scalar_t*>(args->addrs[0]),
-                                                                static_cast<scalar_t*>(args->addrs[1]), b, e));
+  GE_DISPATCH(FloatsAnd16, static_cast<ge::DataType>(t.dtype),
+              DetRun(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<scalar_t*>(args->addrs[1]), b, e));
 }
 
 // ---- MaxUnpool ---------------------------------------------------------------------------------
@@ -329,7 +329,7 @@ ge::graphStatus UnpoolTilingFn(gert::TilingContext* ctx) {
 // coordinates of the output (an output_shape only adds room). Other elements are 0.
 void UnpoolKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<UnpoolTiling>(args);
-  GE_DISPATCH_ALL(static_cast<ge::DataType>(t.dtype), {
+  GE_DISPATCH(AllTypes, static_cast<ge::DataType>(t.dtype), {
     const auto* x = static_cast<const scalar_t*>(args->addrs[0]);
     auto* y = static_cast<scalar_t*>(args->addrs[3]);
     std::fill(y, y + t.out_numel, scalar_t(0));

@@ -1,9 +1,9 @@
-// Pooling beyond the lead's MaxPool/GlobalAveragePool: AveragePool (count_include_pad), LpPool,
+// Pooling besides MaxPool/GlobalAveragePool (pool.cc): AveragePool (count_include_pad), LpPool,
 // GlobalMaxPool, GlobalLpPool. Windows come from spatial_util (1-D to 3-D padded to D, H, W).
 // create: output shape from the window; tiling = Window3d + planes. run: blocks over planes.
 #include <cmath>
 
-#include "ops/op_util_ext.h"
+#include "ops/op_util.h"
 #include "ops/spatial_util.h"
 
 namespace ge::ops_pool_ext {
@@ -115,8 +115,8 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<PoolExtTiling>(args);
   int64_t b, e;
   BlockRange(t.planes, args->blockIdx, args->blockDim, &b, &e);
-  GE_DISPATCH_FLOATS(static_cast<ge::DataType>(t.dtype), Run(t, static_cast<const scalar_t*>(args->addrs[0]),
-                                                             static_cast<scalar_t*>(args->addrs[1]), b, e));
+  GE_DISPATCH(FloatsAnd16, static_cast<ge::DataType>(t.dtype),
+              Run(t, static_cast<const scalar_t*>(args->addrs[0]), static_cast<scalar_t*>(args->addrs[1]), b, e));
 }
 
 template <P kOp>

@@ -1,0 +1,84 @@
+#include "kernels/layer_norm.h"
+
+#include <cmath>
+#include <type_traits>
+
+#include "kernels/float16.h"
+
+namespace ge::kernels {
+namespace {
+
+template <typename T>
+double At(const T* p, int64_t i) {
+  return static_cast<double>(static_cast<ComputeT<T>>(p[i]));
+}
+
+// float rows with full-length scale (and bias): plain loops the compiler vectorizes.
+template <typename StatT>
+bool LayerNormFloat(const LayerNormParams& p, const float* x0, const float* scale, const float* bias, float* y0,
+                    StatT* mean_out, StatT* rstd_out, int64_t b, int64_t e) {
+  if (scale == nullptr || p.scale_numel != p.cols || (bias && p.bias_numel && p.bias_numel != p.cols)) return false;
+  if (!p.bias_numel) bias = nullptr;
+  const int64_t n = p.cols;
+  const float eps = static_cast<float>(p.eps);
+  for (int64_t r = b; r < e; ++r) {
+    const float* x = x0 + r * n;
+    float* y = y0 + r * n;
+    float sum = 0.f;
+    for (int64_t j = 0; j < n; ++j) sum += x[j];
+    const float mean = sum / static_cast<float>(n);
+    float sq = 0.f;
+    for (int64_t j = 0; j < n; ++j) sq += (x[j] - mean) * (x[j] - mean);
+    const float inv = 1.f / std::sqrt(sq / static_cast<float>(n) + eps);
+    if (bias) {
+      for (int64_t j = 0; j < n; ++j) y[j] = (x[j] - mean) * inv * scale[j] + bias[j];
+    } else {
+      for (int64_t j = 0; j < n; ++j) y[j] = (x[j] - mean) * inv * scale[j];
+    }
+    if (mean_out) mean_out[r] = static_cast<StatT>(mean);
+    if (rstd_out) rstd_out[r] = static_cast<StatT>(inv);
+  }
+  return true;
+}
+
+}  // namespace
+
+template <typename T, typename StatT>
+void LayerNormRows(const LayerNormParams& p, const T* x, const T* scale, const T* bias, T* y, StatT* mean_out,
+                   StatT* rstd_out, int64_t b, int64_t e) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (LayerNormFloat(p, x, scale, bias, y, mean_out, rstd_out, b, e)) return;
+  }
+  const int64_t n = p.cols;
+  for (int64_t r = b; r < e; ++r) {
+    double mean = 0, var = 0;
+    for (int64_t j = 0; j < n; ++j) mean += At(x, r * n + j);
+    mean /= n;
+    for (int64_t j = 0; j < n; ++j) {
+      double d = At(x, r * n + j) - mean;
+      var += d * d;
+    }
+    double inv = 1.0 / std::sqrt(var / n + p.eps);
+    for (int64_t j = 0; j < n; ++j) {
+      double v = (At(x, r * n + j) - mean) * inv;
+      if (scale && p.scale_numel) v *= At(scale, j % p.scale_numel);
+      if (bias && p.bias_numel) v += At(bias, j % p.bias_numel);
+      y[r * n + j] = static_cast<T>(static_cast<ComputeT<T>>(v));
+    }
+    if (mean_out) mean_out[r] = static_cast<StatT>(mean);
+    if (rstd_out) rstd_out[r] = static_cast<StatT>(inv);
+  }
+}
+
+template void LayerNormRows<float, float>(const LayerNormParams&, const float*, const float*, const float*, float*,
+                                          float*, float*, int64_t, int64_t);
+template void LayerNormRows<double, float>(const LayerNormParams&, const double*, const double*, const double*, double*,
+                                           float*, float*, int64_t, int64_t);
+template void LayerNormRows<Half, float>(const LayerNormParams&, const Half*, const Half*, const Half*, Half*, float*,
+                                         float*, int64_t, int64_t);
+template void LayerNormRows<BFloat16, float>(const LayerNormParams&, const BFloat16*, const BFloat16*, const BFloat16*,
+                                             BFloat16*, float*, float*, int64_t, int64_t);
+template void LayerNormRows<double, double>(const LayerNormParams&, const double*, const double*, const double*,
+                                            double*, double*, double*, int64_t, int64_t);
+
+}  // namespace ge::kernels
