@@ -23,7 +23,6 @@
 
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
-#include "ops/op_util_ext.h"
 #include "ops/vec_math.h"
 
 namespace ge::ops_fused_attention {
