@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <vector>
 
 #include "ops/gemm_util.h"
@@ -155,14 +154,7 @@ void Kernel(const aclrtKernelArgs* args) {
         const float* mrow = mask + (r0 + r) * t.mask_q_stride;
         for (int64_t j = 0; j < sk; ++j) row[j] += mrow[j * t.mask_k_stride];
       }
-      float mx = -std::numeric_limits<float>::infinity();
-      for (int64_t j = 0; j < sk; ++j) mx = row[j] > mx ? row[j] : mx;
-      for (int64_t j = 0; j < sk; ++j) row[j] -= mx;
-      VecExp(row, row, sk);
-      float sum = 0.f;
-      for (int64_t j = 0; j < sk; ++j) sum += row[j];
-      const float inv = 1.f / sum;
-      for (int64_t j = 0; j < sk; ++j) row[j] *= inv;
+      VecSoftmax(row, row, sk);
     }
     Sgemm(false, false, rows, d, sk, 1.f, s, sk, vp, ldv, 0.f, yp, ldy);
   }

@@ -36,19 +36,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
 
 // float rows over the last axis: max, vectorized exp (ops/vec_math.h), one scale.
 void RunLastAxisFloat(const SoftmaxTiling& t, const float* x, float* y, int64_t begin, int64_t end) {
-  const int64_t n = t.axis_len;
-  for (int64_t r = begin; r < end; ++r) {
-    const float* xp = x + r * n;
-    float* yp = y + r * n;
-    float mx = xp[0];
-    for (int64_t a = 1; a < n; ++a) mx = std::max(mx, xp[a]);
-    for (int64_t a = 0; a < n; ++a) yp[a] = xp[a] - mx;
-    VecExp(yp, yp, n);
-    float sum = 0.f;
-    for (int64_t a = 0; a < n; ++a) sum += yp[a];
-    const float inv = 1.f / sum;
-    for (int64_t a = 0; a < n; ++a) yp[a] *= inv;
-  }
+  for (int64_t r = begin; r < end; ++r) VecSoftmax(x + r * t.axis_len, y + r * t.axis_len, t.axis_len);
 }
 
 template <typename T>

@@ -1,5 +1,7 @@
 #include "ops/vec_math.h"
 
+#include <algorithm>
+
 #include <cmath>
 
 #ifdef GE_HAVE_SLEEF
@@ -65,6 +67,18 @@ void VecTanh(const float* x, float* y, int64_t n) {
 }
 void VecErf(const float* x, float* y, int64_t n) {
   Apply(x, y, n, GE_VEC(Erf), [](float v) { return std::erf(v); });
+}
+
+void VecSoftmax(const float* x, float* y, int64_t n) {
+  if (n <= 0) return;
+  float mx = x[0];
+  for (int64_t a = 1; a < n; ++a) mx = std::max(mx, x[a]);
+  for (int64_t a = 0; a < n; ++a) y[a] = x[a] - mx;
+  VecExp(y, y, n);
+  float sum = 0.f;
+  for (int64_t a = 0; a < n; ++a) sum += y[a];
+  const float inv = 1.f / sum;
+  for (int64_t a = 0; a < n; ++a) y[a] *= inv;
 }
 
 }  // namespace ge::ops_util

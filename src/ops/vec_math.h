@@ -11,6 +11,8 @@ void VecExp(const float* x, float* y, int64_t n);
 void VecSigmoid(const float* x, float* y, int64_t n);  // 1 / (1 + exp(-x))
 void VecTanh(const float* x, float* y, int64_t n);
 void VecErf(const float* x, float* y, int64_t n);
+// y = softmax(x) over n elements (max-subtracted; y may be x).
+void VecSoftmax(const float* x, float* y, int64_t n);
 
 }  // namespace ge::ops_util
 
