@@ -3,6 +3,8 @@
 // create: output shape from the window; tiling = Window3d + planes. run: blocks over planes.
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "ops/op_util.h"
 #include "ops/spatial_util.h"
 
@@ -41,7 +43,10 @@ template <P kOp>
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   Window3d w;
-  if (!MakeWindow<kOp>(x, ctx->GetAttrs(), &w)) return ge::GRAPH_FAILED;
+  if (x.GetDimNum() < 3 || x.GetDimNum() > 5)
+    return InferFail(fmt::format("expected 3-D to 5-D input, got {}", ShapeToString(x)));
+  if (!MakeWindow<kOp>(x, ctx->GetAttrs(), &w))
+    return InferFail(fmt::format("invalid kernel_shape, strides, pads or dilations for input {}", ShapeToString(x)));
   gert::Shape* y = ctx->GetOutputShape(0);
   *y = x;
   size_t ns = x.GetDimNum() - 2;

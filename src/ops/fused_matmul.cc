@@ -5,6 +5,8 @@
 // epilogue as a loop.
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "ops/dnnl_matmul.h"
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
@@ -22,19 +24,27 @@ struct FusedMatMulTiling {
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* a = ctx->GetInputShape(0);
   const gert::Shape* b = ctx->GetInputShape(1);
-  if (!a || !b || a->GetDimNum() < 1 || b->GetDimNum() != 2) return ge::GRAPH_FAILED;
+  if (!a || !b) return InferFail("missing input A or B");
+  if (a->GetDimNum() < 1 || b->GetDimNum() != 2)
+    return InferFail(
+        fmt::format("expected A of rank >= 1 and a 2-D B, got A {} and B {}", ShapeToString(*a), ShapeToString(*b)));
   int64_t k = a->GetDim(a->GetDimNum() - 1);
-  if (k >= 0 && b->GetDim(0) >= 0 && k != b->GetDim(0)) return ge::GRAPH_FAILED;
+  if (k >= 0 && b->GetDim(0) >= 0 && k != b->GetDim(0))
+    return InferFail(fmt::format("inner dims differ: A {} has K = {}, B {} has K = {}", ShapeToString(*a), k,
+                                 ShapeToString(*b), b->GetDim(0)));
   gert::Shape* y = ctx->GetOutputShape(0);
   *y = *a;
   y->SetDim(a->GetDimNum() - 1, b->GetDim(1));
   const gert::Shape* bias = ctx->GetInputShape(2);
   if (bias && bias->GetShapeSize() >= 0 && b->GetDim(1) >= 0 && bias->GetShapeSize() != b->GetDim(1))
-    return ge::GRAPH_FAILED;
+    return InferFail(fmt::format("expected a bias of N = {} elements, got {}", b->GetDim(1), ShapeToString(*bias)));
   const gert::Shape* z = ctx->GetInputShape(3);  // the residual is read element for element
-  if (z && z->GetDimNum() != y->GetDimNum()) return ge::GRAPH_FAILED;
-  for (size_t i = 0; z && i < y->GetDimNum(); ++i)
-    if (z->GetDim(i) >= 0 && y->GetDim(i) >= 0 && z->GetDim(i) != y->GetDim(i)) return ge::GRAPH_FAILED;
+  bool z_ok = z == nullptr || z->GetDimNum() == y->GetDimNum();
+  for (size_t i = 0; z_ok && z && i < y->GetDimNum(); ++i)
+    z_ok = z->GetDim(i) < 0 || y->GetDim(i) < 0 || z->GetDim(i) == y->GetDim(i);
+  if (!z_ok)
+    return InferFail(fmt::format("expected the residual Z to have the output's shape {}, got {}", ShapeToString(*y),
+                                 ShapeToString(*z)));
   return ge::GRAPH_SUCCESS;
 }
 

@@ -3,6 +3,8 @@
 // described by (outer, group, inner) in the tiling; statistics are accumulated in double.
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "kernels/layer_norm.h"
 #include "ops/op_util.h"
 
@@ -29,7 +31,9 @@ struct NormTiling {
 ge::graphStatus LayerNormShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   int64_t ax;
-  if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, -1), x.GetDimNum(), &ax)) return ge::GRAPH_FAILED;
+  if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, -1), x.GetDimNum(), &ax))
+    return InferFail(
+        fmt::format("axis {} is out of range for the input {}", AttrInt(ctx->GetAttrs(), 0, -1), ShapeToString(x)));
   *ctx->GetOutputShape(0) = x;
   for (size_t o = 1; o < ctx->GetComputeNodeOutputNum(); ++o) {
     gert::Shape* s = ctx->GetOutputShape(o);

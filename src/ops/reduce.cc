@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include <fmt/format.h>
+
 #include "ops/op_util.h"
 
 namespace ge::ops_reduce {
@@ -61,7 +63,8 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   std::vector<bool> mask;
   bool keep;
-  if (!ReducedAxes<kOp>(ctx, x.GetDimNum(), &mask, &keep)) return ge::GRAPH_FAILED;
+  if (!ReducedAxes<kOp>(ctx, x.GetDimNum(), &mask, &keep))
+    return InferFail(fmt::format("invalid axes for the input {}", ShapeToString(x)));
   gert::Shape* y = ctx->GetOutputShape(0);
   y->SetDimNum(0);
   for (size_t d = 0; d < x.GetDimNum(); ++d) {
