@@ -85,10 +85,11 @@ template <R kOp>
 ge::graphStatus Tiling(gert::TilingContext* ctx) {
   const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
   int rank = static_cast<int>(x.GetDimNum());
-  if (rank > kMaxRank) return ge::GRAPH_FAILED;
+  if (rank > kMaxRank) return InferFail(fmt::format("expected at most {} dims, got {}", kMaxRank, ShapeToString(x)));
   std::vector<bool> mask;
   bool keep;
-  if (!ReducedAxes<kOp>(ctx, rank, &mask, &keep)) return ge::GRAPH_FAILED;
+  if (!ReducedAxes<kOp>(ctx, rank, &mask, &keep))
+    return InferFail(fmt::format("invalid axes for the input {}", ShapeToString(x)));
   ReduceTiling t{};
   t.op = static_cast<int32_t>(kOp);
   t.dtype = ctx->GetInputDesc(0)->GetDataType();

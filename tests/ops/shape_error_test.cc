@@ -86,6 +86,12 @@ TEST(ShapeErrors, AveragePoolReduceLayerNorm) {
   EXPECT_MESSAGE(msg, "axis 2 is out of range for the input [2, 3]");
 }
 
+TEST(ShapeErrors, SoftmaxAxis) {
+  std::string msg = CompileError("Softmax", {Zeros({2, 3})}, {{"axis", int64_t{3}}});
+  EXPECT_MESSAGE(msg, "tiling failed");
+  EXPECT_MESSAGE(msg, "axis 3 is out of range for the input [2, 3]");
+}
+
 TEST(ShapeErrors, ElementwiseBroadcast) {
   std::string msg = CompileError("Add", {Zeros({2, 3}), Zeros({4})});
   EXPECT_MESSAGE(msg, "node 'n' (Add)");
