@@ -92,6 +92,13 @@ TEST(ShapeErrors, SoftmaxAxis) {
   EXPECT_MESSAGE(msg, "axis 3 is out of range for the input [2, 3]");
 }
 
+TEST(ShapeErrors, ResizeAndFlatten) {
+  std::string msg = CompileError("Resize", {Zeros({1, 1, 2, 2})}, {}, {F32({0}, {}), F32({2}, {2, 2})});
+  EXPECT_MESSAGE(msg, "expected 'sizes' or 'scales' with 4 entries for the input [1, 1, 2, 2], got 2 scales");
+  msg = CompileError("Flatten", {Zeros({2, 3})}, {{"axis", int64_t{3}}});
+  EXPECT_MESSAGE(msg, "axis 3 is out of range [-2, 2] for the input [2, 3]");
+}
+
 TEST(ShapeErrors, ElementwiseBroadcast) {
   std::string msg = CompileError("Add", {Zeros({2, 3}), Zeros({4})});
   EXPECT_MESSAGE(msg, "node 'n' (Add)");
