@@ -87,18 +87,7 @@ Status PrepareInputs(const std::vector<TensorInfo>& model_inputs, const std::vec
 
 double Checksum(const HostTensor& t) {
   double sum = 0;
-  for (int64_t i = 0; i < t.NumElements(); ++i) {
-    switch (t.dtype()) {
-      case DT_FLOAT: sum += t.data_as<float>()[i]; break;
-      case DT_DOUBLE: sum += t.data_as<double>()[i]; break;
-      case DT_INT64: sum += static_cast<double>(t.data_as<int64_t>()[i]); break;
-      case DT_INT32: sum += t.data_as<int32_t>()[i]; break;
-      case DT_INT8: sum += t.data_as<int8_t>()[i]; break;
-      case DT_UINT8:
-      case DT_BOOL: sum += t.data_as<uint8_t>()[i]; break;
-      default: break;
-    }
-  }
+  for (double v : t.ToDoubleVector()) sum += v;
   return sum;
 }
 

@@ -68,6 +68,9 @@ class HostTensor {
   std::vector<std::string> strings() const;  // all elements
   // Reads any integer dtype as int64 (for shape-like tensors); empty if not an integer tensor.
   std::vector<int64_t> ToInt64Vector() const;
+  // Reads float, double, integer and bool elements as double; empty for another dtype (the
+  // 16-bit floats, strings).
+  std::vector<double> ToDoubleVector() const;
 
  private:
   TensorDesc desc_;

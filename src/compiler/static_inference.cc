@@ -207,6 +207,17 @@ Status RunStaticInference(Graph* g, const StaticInferenceOptions& opt, StaticInf
   StaticInferenceStats local;
   PartialValues partial;
   for (NodeId n : order) PadOptionalIo(&g->node(n));
+  // Readers per value, so that a constant whose last reader folds (a weight replaced by its
+  // packed copy) frees its bytes at once: the peak holds one of the two, not both. Not where a
+  // subgraph may read outer constants by name.
+  std::vector<int32_t> readers(g->num_values(), 0);
+  bool outer_refs = false;
+  for (NodeId n : order) {
+    for (ValueId v : g->node(n).inputs)
+      if (v != kNoValue) ++readers[v];
+    outer_refs |= g->node(n).attrs.count("__outer_refs") > 0;
+  }
+  for (ValueId v : g->outputs()) ++readers[v];
   for (NodeId n : order) {
     bool folded = false, shape_folded = false;
     GE_RETURN_IF_ERROR(InferNode(g, n, opt, &partial, &folded, &shape_folded));
@@ -216,6 +227,10 @@ Status RunStaticInference(Graph* g, const StaticInferenceOptions& opt, StaticInf
       local.shapes_folded += shape_folded;
       for (ValueId v : g->node(n).outputs)
         if (v != kNoValue) g->value(v).producer = -1;
+      for (ValueId v : g->node(n).inputs)
+        if (v != kNoValue && --readers[v] == 0 && !outer_refs && g->value(v).constant &&
+            g->value(v).producer < 0)
+          g->value(v).constant->ReleaseBytes();
     }
   }
   g->RemoveNodes(keep);

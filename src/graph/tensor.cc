@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "base/checked_math.h"
+#include "base/dtype_table.h"
 
 namespace ge {
 
@@ -56,25 +57,33 @@ std::vector<std::string> HostTensor::strings() const {
   return out;
 }
 
-std::vector<int64_t> HostTensor::ToInt64Vector() const {
-  int64_t n = NumElements();
-  std::vector<int64_t> out;
-  if (n < 0) return out;
-  out.reserve(n);
-  for (int64_t i = 0; i < n; ++i) {
-    switch (dtype()) {
-      case DT_INT64: out.push_back(data_as<int64_t>()[i]); break;
-      case DT_INT32: out.push_back(data_as<int32_t>()[i]); break;
-      case DT_INT16: out.push_back(data_as<int16_t>()[i]); break;
-      case DT_INT8: out.push_back(data_as<int8_t>()[i]); break;
-      case DT_UINT8: out.push_back(data_as<uint8_t>()[i]); break;
-      case DT_UINT16: out.push_back(data_as<uint16_t>()[i]); break;
-      case DT_UINT32: out.push_back(data_as<uint32_t>()[i]); break;
-      case DT_UINT64: out.push_back(static_cast<int64_t>(data_as<uint64_t>()[i])); break;
-      default: return {};
-    }
-  }
+namespace {
+
+using IntTypes = DtypeSet<DtypeEntry<DT_INT64, int64_t>, DtypeEntry<DT_INT32, int32_t>, DtypeEntry<DT_INT16, int16_t>,
+                          DtypeEntry<DT_INT8, int8_t>, DtypeEntry<DT_UINT8, uint8_t>, DtypeEntry<DT_UINT16, uint16_t>,
+                          DtypeEntry<DT_UINT32, uint32_t>, DtypeEntry<DT_UINT64, uint64_t>>;
+using RealTypes = DtypeSet<DtypeEntry<DT_FLOAT, float>, DtypeEntry<DT_DOUBLE, double>, DtypeEntry<DT_INT64, int64_t>,
+                           DtypeEntry<DT_INT32, int32_t>, DtypeEntry<DT_INT16, int16_t>, DtypeEntry<DT_INT8, int8_t>,
+                           DtypeEntry<DT_UINT8, uint8_t>, DtypeEntry<DT_UINT16, uint16_t>,
+                           DtypeEntry<DT_UINT32, uint32_t>, DtypeEntry<DT_UINT64, uint64_t>, DtypeEntry<DT_BOOL, bool>>;
+
+// The elements converted to Out, for the dtypes of Set; empty for another dtype.
+template <typename Set, typename Out>
+std::vector<Out> ConvertedElements(const HostTensor& t) {
+  std::vector<Out> out;
+  if (t.NumElements() < 0) return out;
+  Dispatch<Set>(t.dtype(), [&](auto tag) {
+    const auto* p = t.data_as<TypeOf<decltype(tag)>>();
+    out.reserve(t.NumElements());
+    for (int64_t i = 0; i < t.NumElements(); ++i) out.push_back(static_cast<Out>(p[i]));
+  });
   return out;
 }
+
+}  // namespace
+
+std::vector<int64_t> HostTensor::ToInt64Vector() const { return ConvertedElements<IntTypes, int64_t>(*this); }
+
+std::vector<double> HostTensor::ToDoubleVector() const { return ConvertedElements<RealTypes, double>(*this); }
 
 }  // namespace ge

@@ -1,6 +1,6 @@
-// Dtype dispatch for kernels: one table-driven mechanism. A dtype set lists (DataType, C++ type)
-// pairs; Dispatch<Set>(dt, f) calls f with the C++ type of dt when the set holds it. The sets
-// below are the ones kernels use; a kernel with its own list writes DtypeSet<...> in place.
+// Dtype dispatch for kernels: the dtype sets kernels use and GE_DISPATCH, on the one table-driven
+// mechanism of base/dtype_table.h (Dispatch<Set>(dt, f) calls f with the C++ type of dt when the
+// set holds it). A kernel with its own list writes DtypeSet<...> in place.
 //
 //   GE_DISPATCH(Floats, dt, { Run(static_cast<const scalar_t*>(x), ...); });
 //   Dispatch<Numerics>(dt, [&](auto tag) { using T = TypeOf<decltype(tag)>; ... });
@@ -9,47 +9,17 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
-#include "graph/types.h"
+#include "base/dtype_table.h"
 #include "kernels/float16.h"
 
 namespace ge::kernels {
 
-// One row of a dtype table: the DataType and the C++ type kernels see its elements as.
-template <ge::DataType kDt, typename T>
-struct DtypeEntry {
-  static constexpr ge::DataType kDtype = kDt;
-  using type = T;
-};
-
-template <typename T>
-struct TypeTag {
-  using type = T;
-};
-template <typename Tag>
-using TypeOf = typename Tag::type;
-
-// A dtype table. Contains(dt); List() for OpDef DataType lists.
-template <typename... Entries>
-struct DtypeSet {
-  static constexpr bool Contains(ge::DataType dt) { return ((dt == Entries::kDtype) || ...); }
-  static std::vector<ge::DataType> List() { return {Entries::kDtype...}; }
-  // Calls f(TypeTag<T>{}) for dt's entry; false when the set does not hold dt.
-  template <typename F>
-  static bool Dispatch(ge::DataType dt, F&& f) {
-    return ((dt == Entries::kDtype ? (f(TypeTag<typename Entries::type>{}), true) : false) || ...);
-  }
-};
-
-template <typename Set, typename F>
-bool Dispatch(ge::DataType dt, F&& f) {
-  return Set::Dispatch(dt, static_cast<F&&>(f));
-}
-template <typename Set, typename F>
-bool Dispatch(int32_t dt, F&& f) {  // the dtype as tiling data stores it
-  return Set::Dispatch(static_cast<ge::DataType>(dt), static_cast<F&&>(f));
-}
+using ge::Dispatch;
+using ge::DtypeEntry;
+using ge::DtypeSet;
+using ge::TypeOf;
+using ge::TypeTag;
 
 using Floats = DtypeSet<DtypeEntry<ge::DT_FLOAT, float>, DtypeEntry<ge::DT_DOUBLE, double>>;
 // float, double and the 16-bit floats (which compute as float: ComputeT).

@@ -3,10 +3,12 @@
 // create: output shape from the window; tiling = Window3d + planes. run: blocks over planes.
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "ops/op_util.h"
 #include "ops/spatial_util.h"
 
-namespace ge::ops_pool_ext {
+namespace ge::ops_avg_lp_pool {
 using namespace ge::ops_util;
 
 enum class P : int32_t { kAverage, kLp, kGlobalMax, kGlobalLp };
@@ -41,7 +43,10 @@ template <P kOp>
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   Window3d w;
-  if (!MakeWindow<kOp>(x, ctx->GetAttrs(), &w)) return ge::GRAPH_FAILED;
+  if (x.GetDimNum() < 3 || x.GetDimNum() > 5)
+    return InferFail(fmt::format("expected 3-D to 5-D input, got {}", ShapeToString(x)));
+  if (!MakeWindow<kOp>(x, ctx->GetAttrs(), &w))
+    return InferFail(fmt::format("invalid kernel_shape, strides, pads or dilations for input {}", ShapeToString(x)));
   gert::Shape* y = ctx->GetOutputShape(0);
   *y = x;
   size_t ns = x.GetDimNum() - 2;
@@ -120,9 +125,9 @@ void Kernel(const aclrtKernelArgs* args) {
 }
 
 template <P kOp>
-class PoolExtOpDef : public ::ops::OpDef {
+class AvgLpPoolOpDef : public ::ops::OpDef {
  public:
-  explicit PoolExtOpDef(const char* name) : OpDef(name) {
+  explicit AvgLpPoolOpDef(const char* name) : OpDef(name) {
     this->Input("X").ParamType(::ops::REQUIRED).DataType(kFloatTypes);
     this->Output("Y").ParamType(::ops::REQUIRED).DataType(kFloatTypes);
     if (kOp == P::kAverage || kOp == P::kLp) {
@@ -144,13 +149,13 @@ class PoolExtOpDef : public ::ops::OpDef {
   }
 };
 
-}  // namespace ge::ops_pool_ext
+}  // namespace ge::ops_avg_lp_pool
 
 namespace ops {
-using AveragePool = ge::ops_pool_ext::PoolExtOpDef<ge::ops_pool_ext::P::kAverage>;
-using LpPool = ge::ops_pool_ext::PoolExtOpDef<ge::ops_pool_ext::P::kLp>;
-using GlobalMaxPool = ge::ops_pool_ext::PoolExtOpDef<ge::ops_pool_ext::P::kGlobalMax>;
-using GlobalLpPool = ge::ops_pool_ext::PoolExtOpDef<ge::ops_pool_ext::P::kGlobalLp>;
+using AveragePool = ge::ops_avg_lp_pool::AvgLpPoolOpDef<ge::ops_avg_lp_pool::P::kAverage>;
+using LpPool = ge::ops_avg_lp_pool::AvgLpPoolOpDef<ge::ops_avg_lp_pool::P::kLp>;
+using GlobalMaxPool = ge::ops_avg_lp_pool::AvgLpPoolOpDef<ge::ops_avg_lp_pool::P::kGlobalMax>;
+using GlobalLpPool = ge::ops_avg_lp_pool::AvgLpPoolOpDef<ge::ops_avg_lp_pool::P::kGlobalLp>;
 OP_ADD(AveragePool);
 OP_ADD(LpPool);
 OP_ADD(GlobalMaxPool);

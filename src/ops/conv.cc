@@ -212,7 +212,7 @@ ge::graphStatus FusedInferShape(gert::InferShapeContext* ctx) {
   const auto* a = ctx->GetAttrs();
   const gert::Shape* x = ctx->GetInputShape(0);
   const gert::Shape* wt = ctx->GetInputShape(1);
-  if (!x || !wt) return ge::GRAPH_FAILED;
+  if (!x || !wt) return InferFail("missing input X or W");
   bool nhwc = IsNhwc(a);
   gert::Shape xs = nhwc ? NhwcToNchw(*x) : *x, ws;
   if (xs.GetDimNum() < 3 || !LogicalWeightShape(a, *wt, xs.GetDim(1), &ws) || xs.GetDimNum() != ws.GetDimNum())
@@ -228,9 +228,12 @@ ge::graphStatus FusedInferShape(gert::InferShapeContext* ctx) {
   for (size_t i = 0; i < nk; ++i) out->AppendDim(w.out[3 - nk + i]);
   if (nhwc) *out = gert::Shape({out->GetDim(0), out->GetDim(2), out->GetDim(3), out->GetDim(1)});
   const gert::Shape* z = ctx->GetInputShape(3);  // the residual is read element for element
-  if (z && z->GetDimNum() != out->GetDimNum()) return ge::GRAPH_FAILED;
-  for (size_t i = 0; z && i < out->GetDimNum(); ++i)
-    if (z->GetDim(i) >= 0 && out->GetDim(i) >= 0 && z->GetDim(i) != out->GetDim(i)) return ge::GRAPH_FAILED;
+  bool z_ok = z == nullptr || z->GetDimNum() == out->GetDimNum();
+  for (size_t i = 0; z_ok && z && i < out->GetDimNum(); ++i)
+    z_ok = z->GetDim(i) < 0 || out->GetDim(i) < 0 || z->GetDim(i) == out->GetDim(i);
+  if (!z_ok)
+    return InferFail(fmt::format("expected the residual Z to have the output's shape {}, got {}", ShapeToString(*out),
+                                 ShapeToString(*z)));
   return ge::GRAPH_SUCCESS;
 }
 

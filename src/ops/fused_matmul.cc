@@ -10,6 +10,8 @@
 #include <cstring>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "ops/dnnl_matmul.h"
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
@@ -44,22 +46,27 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* a = ctx->GetInputShape(0);
   const gert::Shape* b = ctx->GetInputShape(1);
   int64_t bk, bn;
-  if (!a || !b || a->GetDimNum() < 1) return InferFail("FusedMatMul: A and B are required, A of rank >= 1");
+  if (!a || !b) return InferFail("missing input A or B");
+  if (a->GetDimNum() < 1) return InferFail(fmt::format("expected A of rank >= 1, got A {}", ShapeToString(*a)));
   if (!WeightsKN(ctx->GetAttrs(), *b, &bk, &bn))
-    return InferFail(fmt::format("FusedMatMul: B of shape {} is neither [K, N] nor the packing of weights_shape",
-                                 DimsOf(*b)));
+    return InferFail(fmt::format("expected a 2-D B or the packing of weights_shape, got B {}", ShapeToString(*b)));
   int64_t k = a->GetDim(a->GetDimNum() - 1);
   if (k >= 0 && bk >= 0 && k != bk)
-    return InferFail(fmt::format("FusedMatMul: A has {} columns, B {} rows", k, bk));
+    return InferFail(fmt::format("inner dims differ: A {} has K = {}, B {} has K = {}", ShapeToString(*a), k,
+                                 ShapeToString(*b), bk));
   gert::Shape* y = ctx->GetOutputShape(0);
   *y = *a;
   y->SetDim(a->GetDimNum() - 1, bn);
   const gert::Shape* bias = ctx->GetInputShape(2);
-  if (bias && bias->GetShapeSize() >= 0 && bn >= 0 && bias->GetShapeSize() != bn) return ge::GRAPH_FAILED;
+  if (bias && bias->GetShapeSize() >= 0 && bn >= 0 && bias->GetShapeSize() != bn)
+    return InferFail(fmt::format("expected a bias of N = {} elements, got {}", bn, ShapeToString(*bias)));
   const gert::Shape* z = ctx->GetInputShape(3);  // the residual is read element for element
-  if (z && z->GetDimNum() != y->GetDimNum()) return ge::GRAPH_FAILED;
-  for (size_t i = 0; z && i < y->GetDimNum(); ++i)
-    if (z->GetDim(i) >= 0 && y->GetDim(i) >= 0 && z->GetDim(i) != y->GetDim(i)) return ge::GRAPH_FAILED;
+  bool z_ok = z == nullptr || z->GetDimNum() == y->GetDimNum();
+  for (size_t i = 0; z_ok && z && i < y->GetDimNum(); ++i)
+    z_ok = z->GetDim(i) < 0 || y->GetDim(i) < 0 || z->GetDim(i) == y->GetDim(i);
+  if (!z_ok)
+    return InferFail(fmt::format("expected the residual Z to have the output's shape {}, got {}", ShapeToString(*y),
+                                 ShapeToString(*z)));
   return ge::GRAPH_SUCCESS;
 }
 

@@ -96,7 +96,8 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   const gert::Shape& d = ctx->GetInputShape(0)->GetStorageShape();
   const gert::Shape& idx = ctx->GetInputShape(1)->GetStorageShape();
   if (d.GetDimNum() > static_cast<size_t>(kMaxRank) || idx.GetDimNum() > static_cast<size_t>(kMaxRank))
-    return ge::GRAPH_FAILED;
+    return InferFail(fmt::format("expected at most {} dims, got data {} and indices {}", kMaxRank, ShapeToString(d),
+                                 ShapeToString(idx)));
   GatherTiling t{};
   t.op = static_cast<int32_t>(kOp);
   t.dtype = ctx->GetInputDesc(0)->GetDataType();
@@ -112,7 +113,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   } else if (kOp == G::kScatterND) {
     t.reduction = ReductionCode(AttrStr(a, 0, "none"));
   } else if (!NormalizeAxis(AttrInt(a, 0, 0), t.data_rank, &ax)) {
-    return ge::GRAPH_FAILED;
+    return InferFail(fmt::format("axis {} is out of range for data {}", AttrInt(a, 0, 0), ShapeToString(d)));
   }
   t.axis = static_cast<int32_t>(ax);
   if (kOp == G::kScatterElements) t.reduction = ReductionCode(AttrStr(a, 1, "none"));

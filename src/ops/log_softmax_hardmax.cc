@@ -5,7 +5,7 @@
 
 #include "ops/op_util.h"
 
-namespace ge::ops_softmax_ext {
+namespace ge::ops_log_softmax {
 using namespace ge::ops_util;
 
 struct AxisTiling {
@@ -76,11 +76,11 @@ class AxisOpDef : public ::ops::OpDef {
   }
 };
 
-}  // namespace ge::ops_softmax_ext
+}  // namespace ge::ops_log_softmax
 
 namespace ops {
-using LogSoftmax = ge::ops_softmax_ext::AxisOpDef<false>;
-using Hardmax = ge::ops_softmax_ext::AxisOpDef<true>;
+using LogSoftmax = ge::ops_log_softmax::AxisOpDef<false>;
+using Hardmax = ge::ops_log_softmax::AxisOpDef<true>;
 OP_ADD(LogSoftmax);
 OP_ADD(Hardmax);
 }  // namespace ops

@@ -108,8 +108,10 @@ ge::graphStatus SliceShape(gert::InferShapeContext* ctx) {
 ge::graphStatus SliceTiling(gert::TilingContext* ctx) {
   const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
   std::vector<int64_t> start, step, len;
-  if (x.GetDimNum() > static_cast<size_t>(kMaxRank) || !SliceParams(ctx, x, &start, &step, &len))
-    return ge::GRAPH_FAILED;
+  if (x.GetDimNum() > static_cast<size_t>(kMaxRank))
+    return InferFail(fmt::format("expected at most {} dims, got {}", kMaxRank, ShapeToString(x)));
+  if (!SliceParams(ctx, x, &start, &step, &len))
+    return InferFail(fmt::format("invalid starts, ends, axes or steps for the input {}", ShapeToString(x)));
   StridedView v = BaseView(ctx);
   int64_t s[kMaxRank];
   InStrides(x, s);
@@ -137,7 +139,8 @@ ge::graphStatus ExpandShape(gert::InferShapeContext* ctx) {
 
 ge::graphStatus ExpandTiling(gert::TilingContext* ctx) {
   const gert::Shape& out = ctx->GetOutputShape(0)->GetStorageShape();
-  if (out.GetDimNum() > static_cast<size_t>(kMaxRank)) return ge::GRAPH_FAILED;
+  if (out.GetDimNum() > static_cast<size_t>(kMaxRank))
+    return InferFail(fmt::format("expected at most {} dims, got {}", kMaxRank, ShapeToString(out)));
   StridedView v = BaseView(ctx);
   v.rank = static_cast<int32_t>(out.GetDimNum());
   for (int d = 0; d < v.rank; ++d) v.dims[d] = out.GetDim(d);
@@ -168,8 +171,9 @@ ge::graphStatus TileShape(gert::InferShapeContext* ctx) {
 ge::graphStatus TileTiling(gert::TilingContext* ctx) {
   const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
   std::vector<int64_t> rep;
-  if (!ReadInt64s(ctx->GetInputTensor(1), &rep) || 2 * x.GetDimNum() > static_cast<size_t>(kMaxRank))
-    return ge::GRAPH_FAILED;
+  if (!ReadInt64s(ctx->GetInputTensor(1), &rep)) return InferFail("input 'repeats' must be a constant integer tensor");
+  if (2 * x.GetDimNum() > static_cast<size_t>(kMaxRank))
+    return InferFail(fmt::format("expected at most {} dims, got {}", kMaxRank / 2, ShapeToString(x)));
   StridedView v = BaseView(ctx);
   int64_t s[kMaxRank];
   InStrides(x, s);

@@ -3,6 +3,8 @@
 // described by (outer, group, inner) in the tiling; statistics are accumulated in double.
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "kernels/layer_norm.h"
 #include "ops/op_util.h"
 
@@ -29,7 +31,9 @@ struct NormTiling {
 ge::graphStatus LayerNormShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   int64_t ax;
-  if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, -1), x.GetDimNum(), &ax)) return ge::GRAPH_FAILED;
+  if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, -1), x.GetDimNum(), &ax))
+    return InferFail(
+        fmt::format("axis {} is out of range for the input {}", AttrInt(ctx->GetAttrs(), 0, -1), ShapeToString(x)));
   *ctx->GetOutputShape(0) = x;
   for (size_t o = 1; o < ctx->GetComputeNodeOutputNum(); ++o) {
     gert::Shape* s = ctx->GetOutputShape(o);
@@ -66,11 +70,12 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   t.kind = static_cast<int32_t>(kKind);
   t.dtype = ctx->GetInputDesc(0)->GetDataType();
   t.rank = static_cast<int32_t>(x.GetDimNum());
-  if (t.rank > kMaxRank) return ge::GRAPH_FAILED;
+  if (t.rank > kMaxRank) return InferFail(fmt::format("expected at most {} dims, got {}", kMaxRank, ShapeToString(x)));
   for (int d = 0; d < t.rank; ++d) t.dims[d] = x.GetDim(d);
   int64_t split = 1;  // dims before `split` are outer (LayerNorm) or N (others)
   if (kKind == K::kLayer) {
-    if (!NormalizeAxis(AttrInt(a, 0, -1), t.rank, &split)) return ge::GRAPH_FAILED;
+    if (!NormalizeAxis(AttrInt(a, 0, -1), t.rank, &split))
+      return InferFail(fmt::format("axis {} is out of range for the input {}", AttrInt(a, 0, -1), ShapeToString(x)));
     t.eps = AttrFloat(a, 1, 1e-5f);
   } else if (kKind == K::kBatch) {
     t.eps = AttrFloat(a, 0, 1e-5f);
@@ -88,7 +93,8 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
     if (axes.empty()) axes = {0, 2, 3};
     for (int64_t ax : axes) {
       int64_t n;
-      if (!NormalizeAxis(ax, t.rank, &n)) return ge::GRAPH_FAILED;
+      if (!NormalizeAxis(ax, t.rank, &n))
+        return InferFail(fmt::format("axis {} is out of range for the input {}", ax, ShapeToString(x)));
       t.mvn_axes[t.n_red++] = static_cast<int32_t>(n);
     }
   }

@@ -37,14 +37,12 @@ bool ReadInt64s(const gert::Tensor* t, std::vector<int64_t>* out) {
   int64_t n = t->GetShapeSize();
   if (n < 0) return false;
   out->resize(n);
-  for (int64_t i = 0; i < n; ++i) {
-    switch (t->GetDataType()) {
-      case ge::DT_INT64: (*out)[i] = t->GetData<int64_t>()[i]; break;
-      case ge::DT_INT32: (*out)[i] = t->GetData<int32_t>()[i]; break;
-      default: return false;
-    }
-  }
-  return true;
+  if (n == 0) return true;
+  using IndexTypes = DtypeSet<DtypeEntry<ge::DT_INT64, int64_t>, DtypeEntry<ge::DT_INT32, int32_t>>;
+  return Dispatch<IndexTypes>(t->GetDataType(), [&](auto tag) {
+    const auto* p = t->GetData<TypeOf<decltype(tag)>>();
+    for (int64_t i = 0; i < n; ++i) (*out)[i] = p[i];
+  });
 }
 
 bool ReportBadIndex(const aclrtKernelArgs* args, const char* input, int64_t value, int64_t dim) {

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include <fmt/format.h>
+
 #include "ops/op_util.h"
 
 namespace ge::ops_reduce {
@@ -61,7 +63,8 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   std::vector<bool> mask;
   bool keep;
-  if (!ReducedAxes<kOp>(ctx, x.GetDimNum(), &mask, &keep)) return ge::GRAPH_FAILED;
+  if (!ReducedAxes<kOp>(ctx, x.GetDimNum(), &mask, &keep))
+    return InferFail(fmt::format("invalid axes for the input {}", ShapeToString(x)));
   gert::Shape* y = ctx->GetOutputShape(0);
   y->SetDimNum(0);
   for (size_t d = 0; d < x.GetDimNum(); ++d) {
@@ -82,10 +85,11 @@ template <R kOp>
 ge::graphStatus Tiling(gert::TilingContext* ctx) {
   const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
   int rank = static_cast<int>(x.GetDimNum());
-  if (rank > kMaxRank) return ge::GRAPH_FAILED;
+  if (rank > kMaxRank) return InferFail(fmt::format("expected at most {} dims, got {}", kMaxRank, ShapeToString(x)));
   std::vector<bool> mask;
   bool keep;
-  if (!ReducedAxes<kOp>(ctx, rank, &mask, &keep)) return ge::GRAPH_FAILED;
+  if (!ReducedAxes<kOp>(ctx, rank, &mask, &keep))
+    return InferFail(fmt::format("invalid axes for the input {}", ShapeToString(x)));
   ReduceTiling t{};
   t.op = static_cast<int32_t>(kOp);
   t.dtype = ctx->GetInputDesc(0)->GetDataType();

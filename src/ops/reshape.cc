@@ -74,7 +74,9 @@ ge::graphStatus FlattenInferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* in = ctx->GetInputShape(0);
   int64_t rank = static_cast<int64_t>(in->GetDimNum()), axis = *ctx->GetAttrs()->GetInt(0);
   if (axis < 0) axis += rank;
-  if (axis < 0 || axis > rank) return ge::GRAPH_FAILED;
+  if (axis < 0 || axis > rank)
+    return InferFail(fmt::format("axis {} is out of range [-{}, {}] for the input {}", *ctx->GetAttrs()->GetInt(0),
+                                 rank, rank, ShapeToString(*in)));
   int64_t outer = 1, inner = 1;
   for (int64_t i = 0; i < rank; ++i) {
     int64_t d = in->GetDim(i);

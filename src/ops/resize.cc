@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "ops/op_util.h"
 
 namespace ge::ops_resize {
@@ -57,25 +59,30 @@ bool Unknown(const gert::Tensor* t) { return t != nullptr && t->GetShapeSize() >
 ge::graphStatus ComputeSizes(const gert::Shape& x, const gert::Tensor* scales_t, const gert::Tensor* sizes_t,
                              std::vector<int64_t>* out, std::vector<double>* scale) {
   size_t rank = x.GetDimNum();
-  if (Unknown(scales_t) || Unknown(sizes_t)) return ge::GRAPH_FAILED;
+  if (Unknown(scales_t) || Unknown(sizes_t)) return InferFail("inputs 'scales' and 'sizes' must be constants");
   std::vector<double> scales = ReadValues(scales_t), sizes = ReadValues(sizes_t);
   out->assign(rank, 0);
   scale->assign(rank, 1.0);
   if (!sizes.empty()) {
-    if (sizes.size() != rank) return ge::GRAPH_FAILED;
+    if (sizes.size() != rank)
+      return InferFail(
+          fmt::format("'sizes' has {} entries, the input {} has rank {}", sizes.size(), ShapeToString(x), rank));
     for (size_t d = 0; d < rank; ++d) {
-      if (!(sizes[d] >= 0)) return ge::GRAPH_FAILED;  // ONNX: sizes are dims
+      if (!(sizes[d] >= 0)) return InferFail(fmt::format("'sizes' value {} is not a dim", sizes[d]));
       (*out)[d] = static_cast<int64_t>(sizes[d]);
       (*scale)[d] = x.GetDim(d) > 0 ? sizes[d] / static_cast<double>(x.GetDim(d)) : 1.0;
     }
     return ge::GRAPH_SUCCESS;
   }
-  if (scales.size() != rank) return ge::GRAPH_FAILED;
+  if (scales.size() != rank)
+    return InferFail(fmt::format("expected 'sizes' or 'scales' with {} entries for the input {}, got {} scales", rank,
+                                 ShapeToString(x), scales.size()));
   for (size_t d = 0; d < rank; ++d) {
-    if (!(scales[d] > 0)) return ge::GRAPH_FAILED;
+    if (!(scales[d] > 0)) return InferFail(fmt::format("'scales' value {} is not positive", scales[d]));
     (*scale)[d] = scales[d];
     const double n = std::floor(scales[d] * static_cast<double>(x.GetDim(d)));
-    if (!(n < 9.0e18)) return ge::GRAPH_FAILED;  // (also inf): an output dim must be an int64
+    if (!(n < 9.0e18))  // (also inf): an output dim must be an int64
+      return InferFail(fmt::format("scale {} makes output dim {} overflow", scales[d], d));
     (*out)[d] = static_cast<int64_t>(n);
   }
   return ge::GRAPH_SUCCESS;
@@ -83,7 +90,9 @@ ge::graphStatus ComputeSizes(const gert::Shape& x, const gert::Tensor* scales_t,
 
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* x = ctx->GetInputShape(kX);
-  if (x == nullptr || x->GetDimNum() == 0 || x->GetDimNum() > kMaxRank) return ge::GRAPH_FAILED;
+  if (x == nullptr) return InferFail("missing input X");
+  if (x->GetDimNum() == 0 || x->GetDimNum() > kMaxRank)
+    return InferFail(fmt::format("expected an input of rank 1 to {}, got {}", kMaxRank, ShapeToString(*x)));
   std::vector<int64_t> out;
   std::vector<double> scale;
   if (ComputeSizes(*x, ctx->GetInputTensor(kScales), ctx->GetInputTensor(kSizes), &out, &scale) != ge::GRAPH_SUCCESS)

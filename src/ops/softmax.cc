@@ -2,6 +2,8 @@
 // the cores; each row of the axis is max-subtracted, exponentiated and normalized.
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "ops/op_util.h"
 #include "ops/vec_math.h"
 
@@ -17,7 +19,9 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   const gert::Shape& s = ctx->GetInputShape(0)->GetStorageShape();
   int64_t axis;
   if (!NormalizeAxis(*ctx->GetAttrs()->GetInt(0), static_cast<int64_t>(s.GetDimNum()), &axis)) {
-    if (s.GetDimNum() != 0) return ge::GRAPH_FAILED;
+    if (s.GetDimNum() != 0)
+      return InferFail(
+          fmt::format("axis {} is out of range for the input {}", *ctx->GetAttrs()->GetInt(0), ShapeToString(s)));
     axis = 0;
   }
   SoftmaxTiling t{ctx->GetInputDesc(0)->GetDataType(), 1, 1, 1};

@@ -10,7 +10,7 @@
 
 #include "ops/op_util.h"
 
-namespace ge::ops_misc_ext {
+namespace ge::ops_unique_det {
 using namespace ge::ops_util;
 
 // ---- Unique ------------------------------------------------------------------------------------
@@ -350,10 +350,10 @@ void UnpoolKernel(const aclrtKernelArgs* args) {
   });
 }
 
-}  // namespace ge::ops_misc_ext
+}  // namespace ge::ops_unique_det
 
 namespace ops {
-using namespace ge::ops_misc_ext;
+using namespace ge::ops_unique_det;
 
 class Unique : public OpDef {
  public:

@@ -4,7 +4,7 @@
 
 #include "ge/model.h"
 #include "graph/graph.h"  // C++-built graphs and Model::graph() (no public graph builder yet)
-#include "graph/graph_text.h"
+#include "graph/graph_text.h"  // graphs written in the textual IR (an internal format)
 
 namespace ge {
 namespace {

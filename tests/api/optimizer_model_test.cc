@@ -11,7 +11,7 @@
 
 #include "ge/model.h"
 #include "ge/npy.h"
-#include "graph/graph_text.h"
+#include "graph/graph_text.h"  // graphs written in the textual IR (an internal format)
 
 namespace ge {
 namespace {

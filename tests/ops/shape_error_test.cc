@@ -42,6 +42,8 @@ TEST(ShapeErrors, MatMulAndGemm) {
   EXPECT_MESSAGE(msg, "inner dims differ: A [2, 3] has K = 3, B [4, 5] has K = 4");
   msg = CompileError("Gemm", {Zeros({2, 3, 4}), Zeros({4, 5})});
   EXPECT_MESSAGE(msg, "expected 2-D A and B, got A [2, 3, 4] and B [4, 5]");
+  msg = CompileError("FusedMatMul", {Zeros({2, 3}), Zeros({4, 5})});
+  EXPECT_MESSAGE(msg, "inner dims differ: A [2, 3] has K = 3, B [4, 5] has K = 4");
 }
 
 TEST(ShapeErrors, Pools) {
@@ -71,6 +73,30 @@ TEST(ShapeErrors, SqueezeUnsqueezeTileSplit) {
   EXPECT_MESSAGE(msg, "axis 0 is out of range or repeated for an output of rank 4 (input [2, 3])");
   msg = CompileError("Tile", {Zeros({2, 3})}, {}, {I64({1}, {2})});
   EXPECT_MESSAGE(msg, "'repeats' has 1 entries, the input [2, 3] has rank 2");
+}
+
+TEST(ShapeErrors, AveragePoolReduceLayerNorm) {
+  std::string msg = CompileError("AveragePool", {Zeros({2, 5})}, {{"kernel_shape", std::vector<int64_t>{1}}});
+  EXPECT_MESSAGE(msg, "expected 3-D to 5-D input, got [2, 5]");
+  msg = CompileError("GlobalMaxPool", {Zeros({5})});
+  EXPECT_MESSAGE(msg, "expected 3-D to 5-D input, got [5]");
+  msg = CompileError("ReduceSum", {Zeros({2, 3})}, {}, {I64({1}, {2})});
+  EXPECT_MESSAGE(msg, "invalid axes for the input [2, 3]");
+  msg = CompileError("LayerNormalization", {Zeros({2, 3}), Zeros({3})}, {{"axis", int64_t{2}}});
+  EXPECT_MESSAGE(msg, "axis 2 is out of range for the input [2, 3]");
+}
+
+TEST(ShapeErrors, SoftmaxAxis) {
+  std::string msg = CompileError("Softmax", {Zeros({2, 3})}, {{"axis", int64_t{3}}});
+  EXPECT_MESSAGE(msg, "tiling failed");
+  EXPECT_MESSAGE(msg, "axis 3 is out of range for the input [2, 3]");
+}
+
+TEST(ShapeErrors, ResizeAndFlatten) {
+  std::string msg = CompileError("Resize", {Zeros({1, 1, 2, 2})}, {}, {F32({0}, {}), F32({2}, {2, 2})});
+  EXPECT_MESSAGE(msg, "expected 'sizes' or 'scales' with 4 entries for the input [1, 1, 2, 2], got 2 scales");
+  msg = CompileError("Flatten", {Zeros({2, 3})}, {{"axis", int64_t{3}}});
+  EXPECT_MESSAGE(msg, "axis 3 is out of range [-2, 2] for the input [2, 3]");
 }
 
 TEST(ShapeErrors, ElementwiseBroadcast) {

@@ -49,7 +49,7 @@ Status ParseValueInfo(const onnx::ValueInfoProto& vi, TensorDesc* desc) {
 }
 
 Status ParseGraph(const onnx::GraphProto& gp, const std::string& base_dir, bool is_subgraph,
-                  std::shared_ptr<Graph>* out);
+                  std::shared_ptr<Graph>* out, onnx::GraphProto* release = nullptr);
 
 Status ParseAttr(const onnx::AttributeProto& a, const std::string& base_dir, AttrValue* v) {
   using A = onnx::AttributeProto;
@@ -188,12 +188,18 @@ Status ParseNode(const onnx::NodeProto& n, size_t index, const std::string& base
 }
 
 Status ParseGraph(const onnx::GraphProto& gp, const std::string& base_dir, bool is_subgraph,
-                  std::shared_ptr<Graph>* out) {
+                  std::shared_ptr<Graph>* out, onnx::GraphProto* release) {
   auto g = std::make_shared<Graph>(gp.name().empty() ? "main" : gp.name());
-  for (const auto& init : gp.initializer()) {
+  for (int i = 0; i < gp.initializer_size(); ++i) {
+    const auto& init = gp.initializer(i);
     HostTensor t;
     GE_RETURN_IF_ERROR(TensorFromProto(init, base_dir, &t).Prepend(fmt::format("initializer '{}': ", init.name())));
     g->AddConstant(init.name(), std::move(t));
+    if (release != nullptr) {  // swapped out, so that its buffers are freed, not kept as capacity
+      onnx::TensorProto emptied;
+      emptied.set_name(init.name());
+      release->mutable_initializer(i)->Swap(&emptied);
+    }
   }
   for (const auto& in : gp.input()) {
     if (g->FindValue(in.name()) != kNoValue) continue;  // an initializer listed as input
@@ -308,7 +314,10 @@ Status LoadParsedModel(onnx::ModelProto* model, const std::string& base_dir, std
                        const OnnxLoadOptions& options) {
   if (!model->has_graph()) return InvalidArgument("the model has no graph");
   GE_RETURN_IF_ERROR(CheckAndConvert(model, options, base_dir));
-  return ParseGraph(model->graph(), base_dir, false, graph);
+  // The main graph's initializers, each freed from the message once converted: a model's
+  // weights are not held twice (message and graph) while loading.
+  GE_RETURN_IF_ERROR(ParseGraph(model->graph(), base_dir, false, graph, model->mutable_graph()));
+  return Status::Ok();
 }
 
 }  // namespace
