@@ -152,6 +152,11 @@ Status Model::CompileAndLoad() {
   std::unique_ptr<CompiledGraph> compiled;
   GE_RETURN_IF_ERROR(Compile(graph_, copt, &compiled));
   compiled_graph_ = std::move(compiled);
+  // A model run only by sink segments: the graph's references to the weights go before the
+  // load, so each weight's host bytes are freed once on the device (the peak holds them once).
+  bool all_sunk = !compiled_graph_->segments.empty();
+  for (const auto& seg : compiled_graph_->segments) all_sunk &= seg.sink;
+  if (all_sunk) ReleaseConstantsOnlySinksRead(compiled_graph_.get(), true);
   GE_RETURN_IF_ERROR(CompiledModel::Load(compiled_graph_, &compiled_));
   mode_ = compiled_graph_->mode();
   ReleaseSunkConstants(compiled_graph_.get());

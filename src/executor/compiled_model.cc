@@ -65,28 +65,40 @@ Status CompiledModel::Run(const std::vector<HostTensor>& inputs, std::vector<Hos
   return Status::Ok();
 }
 
-void ReleaseSunkConstants(CompiledGraph* compiled) {
+void ReleaseConstantsOnlySinksRead(CompiledGraph* compiled, bool floats_only) {
   Graph& graph = *compiled->graph;
   std::vector<bool> hold(graph.num_values(), false);
   for (ValueId v : graph.outputs()) hold[v] = true;
-  for (const CompiledSegment& seg : compiled->segments) {
-    if (seg.sink) {
-      std::vector<bool> seg_out(seg.graph->num_values(), false);
-      for (ValueId v : seg.graph->outputs()) seg_out[v] = true;
-      for (size_t v = 0; v < seg.graph->num_values(); ++v) {
-        Value& val = seg.graph->value(static_cast<ValueId>(v));
-        if (val.constant && !seg_out[v]) val.constant->ReleaseBytes();
-      }
-      continue;
-    }
-    for (NodeId n : seg.nodes)
-      for (ValueId v : graph.node(n).inputs)
+  // Every node no sink segment runs (host segments; a pure-host graph has no segment list)
+  // holds its inputs.
+  std::vector<bool> sunk(graph.num_nodes(), false);
+  for (const CompiledSegment& seg : compiled->segments)
+    if (seg.sink)
+      for (NodeId n : seg.nodes) sunk[n] = true;
+  for (size_t n = 0; n < graph.num_nodes(); ++n)
+    if (!sunk[n])
+      for (ValueId v : graph.node(static_cast<NodeId>(n)).inputs)
         if (v != kNoValue) hold[v] = true;
-  }
   for (size_t v = 0; v < graph.num_values(); ++v) {
     Value& val = graph.value(static_cast<ValueId>(v));
-    if (val.constant && !hold[v]) val.constant->ReleaseBytes();
+    if (!val.constant || hold[v]) continue;
+    const DataType dt = val.constant->dtype();
+    if (!floats_only || dt == DT_FLOAT || dt == DT_FLOAT16 || dt == DT_BF16 || dt == DT_DOUBLE)
+      val.constant->ReleaseBytes();
   }
+}
+
+void ReleaseSunkConstants(CompiledGraph* compiled) {
+  for (const CompiledSegment& seg : compiled->segments) {
+    if (!seg.sink) continue;
+    std::vector<bool> seg_out(seg.graph->num_values(), false);
+    for (ValueId v : seg.graph->outputs()) seg_out[v] = true;
+    for (size_t v = 0; v < seg.graph->num_values(); ++v) {
+      Value& val = seg.graph->value(static_cast<ValueId>(v));
+      if (val.constant && !seg_out[v]) val.constant->ReleaseBytes();
+    }
+  }
+  ReleaseConstantsOnlySinksRead(compiled, false);
 }
 
 Status CompiledModel::SetProfiling(bool on) {

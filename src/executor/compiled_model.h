@@ -57,6 +57,12 @@ class CompiledModel {
 // blocks and no host segment or graph output reads are released (a model's weights are then held
 // once, not twice; unreferenced constants go too). Clones share the loaded weights.
 void ReleaseSunkConstants(CompiledGraph* compiled);
+// Before the load of a model whose segments are all sink segments: the graph's references to
+// constants only sink segments read (the segments' graphs hold their own, released as each
+// weight reaches the device).
+// floats_only: only floating-point constants (the weights; integer constants may still be read
+// by a run's shape inference).
+void ReleaseConstantsOnlySinksRead(CompiledGraph* compiled, bool floats_only);
 
 }  // namespace ge
 

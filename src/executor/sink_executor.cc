@@ -2,6 +2,10 @@
 // execution, copy-out.
 #include "executor/sink_executor.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "executor/input_check.h"
 
 #include <algorithm>
@@ -28,6 +32,7 @@ Status SinkExecutor::Load(std::shared_ptr<const Graph> graph, std::shared_ptr<co
   ex->program_ = std::move(program);
   GE_RETURN_IF_ERROR(ex->PlaceWeights());
   GE_RETURN_IF_ERROR(ex->LoadModel());
+  ex->CopyWeights();  // last: nothing fails after the host copies start being released
   *out = std::move(ex);
   return Status::Ok();
 }
@@ -58,6 +63,14 @@ Status SinkExecutor::LoadModel() {
     return Internal("cannot load the device model: {}", aclGetRecentErrMsg());
   return Status::Ok();
 }
+
+namespace {
+void ReturnFreedMemory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+}  // namespace
 
 // The weights go into one block, each model stream's in the order its tasks read them, so a
 // stream walks its weights sequentially (the hardware prefetcher follows; separate allocations
@@ -90,13 +103,35 @@ Status SinkExecutor::PlaceWeights() {
   if (aclrtMalloc(&block, total, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
     return Error(Status::kOutOfMemory, "out of device memory for {} bytes of weights: {}", total, aclGetRecentErrMsg());
   weights_.reset(static_cast<uint8_t*>(block), [](uint8_t* p) { aclrtFree(p); });
-  for (size_t i = 0; i < order.size(); ++i) {
-    const HostTensor& h = *graph_->value(order[i]).constant;
-    constant_addr_[order[i]] = weights_.get() + offset[i];
-    if (h.NumBytes() > 0)
-      aclrtMemcpy(weights_.get() + offset[i], h.NumBytes(), h.data(), h.NumBytes(), ACL_MEMCPY_HOST_TO_DEVICE);
-  }
+  for (size_t i = 0; i < order.size(); ++i) constant_addr_[order[i]] = weights_.get() + offset[i];
   return Status::Ok();
+}
+
+// Each constant's host bytes are dropped as soon as they are on the device (unless the segment
+// outputs it): the segment graph is this executor's, and holding every weight twice until the
+// end of the copy would double a large model's peak memory. glibc keeps freed blocks below its
+// (self-raising) mmap threshold in the heap: the freed pages go back every 64 MiB.
+void SinkExecutor::CopyWeights() {
+  std::vector<bool> is_output(graph_->num_values(), false);
+  for (ValueId v : graph_->outputs()) is_output[v] = true;
+  size_t released = 0;
+  for (ValueId v = 0; v < static_cast<ValueId>(graph_->num_values()); ++v) {
+    if (constant_addr_[v] == nullptr) continue;
+    HostTensor& h = *const_cast<Graph&>(*graph_).value(v).constant;
+    const size_t bytes = h.NumBytes();
+    if (bytes > 0) aclrtMemcpy(constant_addr_[v], bytes, h.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    // Only floating-point weights: integer constants are small and may be read again by a
+    // run's shape inference (value-depend inputs).
+    const DataType dt = h.dtype();
+    if (is_output[v] || !(dt == DT_FLOAT || dt == DT_FLOAT16 || dt == DT_BF16 || dt == DT_DOUBLE)) continue;
+    h.ReleaseBytes();
+    released += bytes;
+    if (released >= (64u << 20)) {
+      ReturnFreedMemory();
+      released = 0;
+    }
+  }
+  ReturnFreedMemory();
 }
 
 namespace {

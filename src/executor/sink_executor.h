@@ -45,7 +45,8 @@ class SinkExecutor {
  private:
   SinkExecutor() = default;
   Status LoadModel();
-  Status PlaceWeights();
+  Status PlaceWeights();  // the weight block and each constant's place in it
+  void CopyWeights();     // the constants into their places (their host bytes then freed)
   Status AddTasks();
   // A kernel-task address argument that holds a graph input's or output's bytes.
   struct AddrSlot {
