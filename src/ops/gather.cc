@@ -4,6 +4,8 @@
 // block (duplicate indices with a reduction must apply in order).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "ops/op_util.h"
 
 namespace ge::ops_gather {
@@ -145,6 +147,18 @@ template <typename T>
 bool RunGather(const GatherTiling& t, const IndexReader& at, const T* x, T* y, int64_t b, int64_t e) {
   int64_t inner = 1, dim = t.data_dims[t.axis];
   for (int i = t.axis + 1; i < t.data_rank; ++i) inner *= t.data_dims[i];
+  if (inner >= 8) {  // rows (an embedding lookup): one index read and one copy per row
+    for (int64_t o = b; o < e;) {
+      const int64_t in_off = o % inner, rest = o / inner;
+      const int64_t k = rest % t.idx_numel, outer = rest / t.idx_numel;
+      const int64_t j = at(k, dim);
+      if (j < 0) return false;
+      const int64_t n = std::min(inner - in_off, e - o);
+      std::copy_n(x + (outer * dim + j) * inner + in_off, n, y + o);
+      o += n;
+    }
+    return true;
+  }
   for (int64_t o = b; o < e; ++o) {
     int64_t in_off = o % inner, rest = o / inner;
     int64_t k = rest % t.idx_numel, outer = rest / t.idx_numel;
