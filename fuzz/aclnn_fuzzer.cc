@@ -68,7 +68,7 @@ class Bytes {
 
 const aclDataType kTypes[] = {ACL_FLOAT, ACL_FLOAT,  ACL_FLOAT, ACL_FLOAT16, ACL_INT8,  ACL_INT32,
                               ACL_UINT8, ACL_INT16,  ACL_UINT16, ACL_UINT32, ACL_INT64, ACL_UINT64,
-                              ACL_DOUBLE, ACL_BOOL, static_cast<aclDataType>(5), static_cast<aclDataType>(99)};
+                              ACL_DOUBLE, ACL_BOOL, static_cast<aclDataType>(5), static_cast<aclDataType>(15)};  // two invalid
 
 size_t ElemSize(aclDataType dt) {
   switch (dt) {

@@ -97,8 +97,12 @@ Status OpCall::Tiling(uint32_t core_num) {
   tiling_.SetDataSize(0);
   if (binding_->impl->tiling == nullptr) return Status::Ok();
   gert::TilingContext ctx(&data_);
-  if (binding_->impl->tiling(&ctx) != GRAPH_SUCCESS)
-    return InvalidArgument("{}: tiling failed for inputs ({})", NodeLabel(*node_), DescribeInputs());
+  ClearRecentErrMsg();
+  if (binding_->impl->tiling(&ctx) != GRAPH_SUCCESS) {
+    const std::string why = RecentErrMsg();  // what the tiling function said (InferFail), if anything
+    return InvalidArgument("{}: tiling failed for inputs ({}){}{}", NodeLabel(*node_), DescribeInputs(),
+                           why.empty() ? "" : ": ", why);
+  }
   return Status::Ok();
 }
 

@@ -99,7 +99,8 @@ Status HostExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<Host
     ValueSlot& s = slots_[gin[i]];
     GE_RETURN_IF_ERROR(AllocDeviceTensor(allocator_.get(), inputs[i].dtype(), inputs[i].shape(), &s.tensor));
     s.device_owned = true;
-    std::memcpy(s.tensor.GetAddr(), inputs[i].data(), std::min(inputs[i].NumBytes(), s.tensor.GetSize()));
+    const size_t n = std::min(inputs[i].NumBytes(), s.tensor.GetSize());
+    if (n > 0) std::memcpy(s.tensor.GetAddr(), inputs[i].data(), n);  // an empty input has no bytes (data() null)
   }
   Status st;
   for (auto& step : steps_) {

@@ -1,6 +1,7 @@
 // Binary elementwise arithmetic with ONNX (numpy) broadcasting: Add, Sub, Mul, Div.
 // define: OpDef per op. create: infer (broadcast shape) + tiling (strides per input, block
 // split of the output). setup/run: one SPMD kernel, fast paths for same-shape and scalar.
+#include "ops/defined_arith.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_binary {
@@ -57,9 +58,10 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
 template <typename T>
 inline T Apply(BinOp op, T x, T y) {
   switch (op) {
-    case BinOp::kAdd: return x + y;
-    case BinOp::kSub: return x - y;
-    case BinOp::kMul: return x * y;
+    // Integers wrap (as numpy and ONNX Runtime) instead of overflowing (undefined): ops/defined_arith.h.
+    case BinOp::kAdd: return WrapAdd(x, y);
+    case BinOp::kSub: return WrapSub(x, y);
+    case BinOp::kMul: return WrapMul(x, y);
     case BinOp::kDiv:
       // Integers: x / 0 is defined as 0; x / -1 is -x wrapping (the minimum value divided by -1
       // traps in hardware, so it is computed as an unsigned negation: INT_MIN / -1 = INT_MIN).

@@ -2,6 +2,8 @@
 // themselves are kept in fuzz/regressions/<harness>/ and replayed by CTest (fuzz_replay_*).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -131,6 +133,126 @@ TEST(FuzzRegression, ConcatFromSequenceChecksAxisAndShapes) {
   Status st = model->Run({F32({1, 2}, {1, 2}), F32({2, 1}, {3, 4})}, &out);
   EXPECT_FALSE(st.ok());
   EXPECT_NE(st.message().find("cannot concatenate"), std::string::npos) << st.message();
+}
+
+// Cast from a floating type to an integer type converted out-of-range values with a plain
+// static_cast (undefined behaviour: -1.0 to uint32 under UBSan). Now through int64, as x86 and
+// numpy give: -1 -> 4294967295; NaN and beyond int64 -> INT64_MIN's low bits.
+TEST(FuzzRegression, CastFloatToIntegerOutOfRangeIsDefined) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::DOUBLE, {4});
+  auto* cast = AddNode(g, "Cast", {"X"}, {"Y"});
+  auto* to = cast->add_attribute();
+  to->set_name("to");
+  to->set_type(onnx::AttributeProto::INT);
+  to->set_i(onnx::TensorProto::UINT32);
+  AddOutput(g, "Y", onnx::TensorProto::UINT32, 1);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  HostTensor x(DT_DOUBLE, Shape({4}));
+  const double v[4] = {-1.0, 3.5, std::nan(""), 1e30};
+  std::memcpy(x.mutable_data(), v, sizeof v);
+  std::vector<HostTensor> out;
+  ASSERT_TRUE(model->Run({x}, &out).ok());
+  const auto* y = out[0].data_as<uint32_t>();
+  EXPECT_EQ(y[0], 4294967295u);
+  EXPECT_EQ(y[1], 3u);
+  EXPECT_EQ(y[2], 0u);
+  EXPECT_EQ(y[3], 0u);
+}
+
+// One binary node on two inputs of `elem` type, shape [n].
+std::unique_ptr<Model> Binary(const std::string& op, int elem, int64_t n,
+                              std::vector<std::pair<std::string, std::string>> str_attrs = {}) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "A", elem, {n});
+  AddInput(g, "B", elem, {n});
+  auto* node = AddNode(g, op, {"A", "B"}, {"Y"});
+  for (auto& [k, v] : str_attrs) {
+    auto* a = node->add_attribute();
+    a->set_name(k);
+    a->set_type(onnx::AttributeProto::STRING);
+    a->set_s(v);
+  }
+  AddOutput(g, "Y", elem, 1);
+  return Load(m);
+}
+
+// Integer Add/Sub/Mul overflowed signed types (undefined); they wrap as numpy does.
+TEST(FuzzRegression, IntegerAddSubMulWrap) {
+  for (const char* mode_op : {"Add", "Sub", "Mul"}) {
+    auto model = Binary(mode_op, onnx::TensorProto::INT64, 1);
+    ASSERT_NE(model, nullptr);
+    std::vector<HostTensor> out;
+    const int64_t big = INT64_MAX;
+    ASSERT_TRUE(model->Run({I64({1}, {big}), I64({1}, {std::string(mode_op) == "Sub" ? -2 : 2})}, &out).ok());
+    EXPECT_EQ(out[0].data_as<int64_t>()[0], std::string(mode_op) == "Mul" ? -2 : INT64_MIN + 1) << mode_op;
+  }
+}
+
+// BitShift by the type's width or more shifted by an undefined amount; it gives 0 (numpy).
+TEST(FuzzRegression, BitShiftByTheWidthOrMoreIsZero) {
+  for (const char* dir : {"LEFT", "RIGHT"}) {
+    auto model = Binary("BitShift", onnx::TensorProto::UINT8, 3, {{"direction", dir}});
+    ASSERT_NE(model, nullptr);
+    HostTensor x(DT_UINT8, Shape({3})), s(DT_UINT8, Shape({3}));
+    const uint8_t xv[3] = {1, 255, 128}, sv[3] = {255, 8, 1};
+    std::memcpy(x.mutable_data(), xv, 3);
+    std::memcpy(s.mutable_data(), sv, 3);
+    std::vector<HostTensor> out;
+    ASSERT_TRUE(model->Run({x, s}, &out).ok());
+    const auto* y = out[0].data_as<uint8_t>();
+    EXPECT_EQ(y[0], 0);
+    EXPECT_EQ(y[1], 0);
+    EXPECT_EQ(y[2], std::string(dir) == "LEFT" ? 0 : 64);
+  }
+}
+
+// A GRU whose hidden_size contradicts W/R: the kernel read them by hidden_size (SEGV). Now a
+// compile error naming the input and both shapes.
+TEST(FuzzRegression, GruWeightsMustMatchHiddenSize) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {1, 2, 3});
+  AddInput(g, "W", onnx::TensorProto::FLOAT, {1, 15, 3});
+  AddInput(g, "R", onnx::TensorProto::FLOAT, {1, 15, 5});
+  auto* gru = AddNode(g, "GRU", {"X", "W", "R"}, {"", "Y_h"});
+  auto* h = gru->add_attribute();
+  h->set_name("hidden_size");
+  h->set_type(onnx::AttributeProto::INT);
+  h->set_i(1000);
+  AddOutput(g, "Y_h", onnx::TensorProto::FLOAT, 3);
+  std::shared_ptr<Graph> graph;
+  ASSERT_TRUE(LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph).ok());
+  std::unique_ptr<Model> model;
+  Status st = Model::FromGraph(graph, ModelOptions{}, &model);
+  if (st.ok()) {  // a host model: the error comes from the run
+    HostTensor x(DT_FLOAT, Shape({1, 2, 3})), w(DT_FLOAT, Shape({1, 15, 3})), r(DT_FLOAT, Shape({1, 15, 5}));
+    std::vector<HostTensor> out;
+    st = model->Run({x, w, r}, &out);
+  }
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("W has shape [1, 15, 3], expected [1, 3000, 3]"), std::string::npos) << st.message();
+}
+
+// Mean("data_0", ""): an empty name among a variadic op's inputs reached the tiling as a null
+// tensor. Every input of a dynamic (variadic) parameter must be given.
+TEST(FuzzRegression, VariadicInputsMustNotBeEmpty) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "A", onnx::TensorProto::FLOAT, {3});
+  AddNode(g, "Mean", {"A", ""}, {"Y"});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 1);
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  if (st.ok()) {
+    std::unique_ptr<Model> model;
+    st = Model::FromGraph(graph, ModelOptions{}, &model);
+  }
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("is empty"), std::string::npos) << st.message();
 }
 
 }  // namespace

@@ -136,3 +136,22 @@ TEST_F(AclnnMisuse, CatMismatch) {
 
 }  // namespace
 }  // namespace ge::testing
+
+// Found by fuzz/aclnn_fuzzer.cc: dims whose element count or strides overflow int64 were
+// multiplied unchecked (signed overflow) before the view-inside-storage check.
+TEST(AclnnCreateTensor, RefusesDimsWhoseSizeOverflows) {
+  const int64_t huge[3] = {int64_t{1} << 40, int64_t{1} << 40, 8};
+  EXPECT_EQ(aclCreateTensor(huge, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, huge, 3, nullptr), nullptr);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("too large"), std::string::npos) << aclGetRecentErrMsg();
+  const int64_t zero_but_huge[3] = {0, int64_t{1} << 62, 8};  // no elements, strides would overflow
+  aclTensor* t = aclCreateTensor(zero_but_huge, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, zero_but_huge, 3, nullptr);
+  EXPECT_NE(t, nullptr) << aclGetRecentErrMsg();
+  aclDestroyTensor(t);
+  // A negative stride reaching before the storage.
+  float data[4] = {};
+  const int64_t dims[1] = {3}, stride[1] = {-1}, storage[1] = {4};
+  EXPECT_EQ(aclCreateTensor(dims, 1, ACL_FLOAT, stride, 1, ACL_FORMAT_ND, storage, 1, data), nullptr);
+  aclTensor* ok = aclCreateTensor(dims, 1, ACL_FLOAT, stride, 2, ACL_FORMAT_ND, storage, 1, data);
+  EXPECT_NE(ok, nullptr) << aclGetRecentErrMsg();
+  aclDestroyTensor(ok);
+}
