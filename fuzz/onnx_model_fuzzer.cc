@@ -68,7 +68,8 @@ void RunSmall(ge::Model* model, uint64_t seed) {
         case ge::DT_BOOL: p[i] = static_cast<uint8_t>(v & 1); break;
         default:
           // Integers little-endian, sign-extended to the element size; float16/bf16 get bits.
-          for (size_t b = 0; b < es; ++b) p[i * es + b] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * b));
+          for (size_t b = 0; b < es; ++b)
+            p[i * es + b] = b < 8 ? static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * b)) : (v < 0 ? 0xff : 0);
       }
     }
     inputs.push_back(std::move(t));

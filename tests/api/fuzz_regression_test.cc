@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api/model.h"
+#include "base/host_memory.h"
 #include "onnx/onnx_pb.h"
 #include "../ops/ops_test_util.h"
 #include "parser/onnx/onnx_parser.h"
@@ -253,6 +254,38 @@ TEST(FuzzRegression, VariadicInputsMustNotBeEmpty) {
   }
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("is empty"), std::string::npos) << st.message();
+}
+
+// Host tensors are accounted against GE_HOST_MEMORY_LIMIT (base/host_memory.h): over it, an
+// allocation fails with an out-of-memory error naming the sizes, never the OOM killer.
+TEST(HostMemoryLimit, HostTensorsAreAccountedAndLimited) {
+  SetHostMemoryLimitForTesting(int64_t{64} << 20);
+  const int64_t before = HostMemoryInUse();
+  {
+    HostTensor t(DT_FLOAT, Shape({1 << 20}));
+    EXPECT_EQ(HostMemoryInUse(), before + (4 << 20));
+    HostTensor copy = t;  // shares the bytes: counted once
+    EXPECT_EQ(HostMemoryInUse(), before + (4 << 20));
+  }
+  EXPECT_EQ(HostMemoryInUse(), before);
+  EXPECT_THROW(HostTensor(DT_FLOAT, Shape({int64_t{1} << 25})), HostMemoryLimitError);
+  EXPECT_EQ(HostMemoryInUse(), before);
+
+  // Through the API: ConstantOfShape of 2^25 floats (128 MiB) from a run-time shape.
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "S", onnx::TensorProto::INT64, {1});
+  AddNode(g, "ConstantOfShape", {"S"}, {"Y"});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 1);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  std::vector<HostTensor> out;
+  ASSERT_TRUE(model->Run({I64({1}, {4})}, &out).ok());
+  Status st = model->Run({I64({1}, {int64_t{1} << 25})}, &out);
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.code(), Status::kOutOfMemory) << st.message();
+  EXPECT_NE(st.message().find("host memory limit"), std::string::npos) << st.message();
+  SetHostMemoryLimitForTesting(0);
 }
 
 }  // namespace
