@@ -203,8 +203,11 @@ aclrtStream g_stream = nullptr;
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   setenv("GE_LOG_LEVEL", "off", 0);
+  // Big allocations fail as GE's clean out-of-memory errors, well below libFuzzer's malloc limit.
+  setenv("GE_HOST_MEMORY_LIMIT", "1073741824", 0);
   uint32_t cores = 0;
   if (!ge::EnsureDevice(&cores).ok()) std::abort();
+  aclrtSetDeviceMemLimit(size_t{1} << 30);
   if (aclrtCreateStream(&g_stream) != ACL_SUCCESS) std::abort();
   return 0;
 }

@@ -21,6 +21,8 @@
 #include "api/model.h"
 #include "onnx/onnx_pb.h"
 #include "parser/onnx/onnx_parser.h"
+#include "runtime/device_init.h"
+#include "acl/acl_rt.h"
 
 namespace {
 
@@ -82,6 +84,10 @@ void RunSmall(ge::Model* model, uint64_t seed) {
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   setenv("GE_LOG_LEVEL", "off", 0);
+  // Big allocations fail as GE's clean out-of-memory errors, well below libFuzzer's malloc limit.
+  setenv("GE_HOST_MEMORY_LIMIT", "1073741824", 0);
+  uint32_t cores = 0;
+  if (ge::EnsureDevice(&cores).ok()) aclrtSetDeviceMemLimit(size_t{1} << 30);
   char tmpl[] = "/tmp/ge_fuzz_onnx_XXXXXX";
   if (mkdtemp(tmpl) != nullptr) g_base_dir = tmpl;
   return 0;

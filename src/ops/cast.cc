@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "ops/defined_arith.h"
+#include "base/defined_arith.h"
 #include "ops/op_util_ext.h"
 
 namespace ge::ops_cast {

@@ -1,7 +1,7 @@
 // Binary elementwise arithmetic with ONNX (numpy) broadcasting: Add, Sub, Mul, Div.
 // define: OpDef per op. create: infer (broadcast shape) + tiling (strides per input, block
 // split of the output). setup/run: one SPMD kernel, fast paths for same-shape and scalar.
-#include "ops/defined_arith.h"
+#include "base/defined_arith.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_binary {
@@ -58,7 +58,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
 template <typename T>
 inline T Apply(BinOp op, T x, T y) {
   switch (op) {
-    // Integers wrap (as numpy and ONNX Runtime) instead of overflowing (undefined): ops/defined_arith.h.
+    // Integers wrap (as numpy and ONNX Runtime) instead of overflowing (undefined): base/defined_arith.h.
     case BinOp::kAdd: return WrapAdd(x, y);
     case BinOp::kSub: return WrapSub(x, y);
     case BinOp::kMul: return WrapMul(x, y);

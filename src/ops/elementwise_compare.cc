@@ -4,7 +4,7 @@
 // run: one SPMD kernel; variadic ops fold their inputs into the output block by block.
 #include <cmath>
 
-#include "ops/defined_arith.h"
+#include "base/defined_arith.h"
 #include "ops/op_util_ext.h"
 
 namespace ge::ops_nary {

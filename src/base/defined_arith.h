@@ -6,13 +6,13 @@
 // which gives what x86 does for values within int64 (-1.0 -> uint32 is 4294967295, as numpy);
 // NaN and values beyond int64 give INT64_MIN's bits (x86's "integer indefinite"); uint64 takes
 // [2^63, 2^64) directly.
-#ifndef GE_SRC_OPS_DEFINED_ARITH_H_
-#define GE_SRC_OPS_DEFINED_ARITH_H_
+#ifndef GE_SRC_BASE_DEFINED_ARITH_H_
+#define GE_SRC_BASE_DEFINED_ARITH_H_
 
 #include <cstdint>
 #include <type_traits>
 
-namespace ge::ops_util {
+namespace ge {
 
 template <typename D, typename V>
 inline D FloatToInt(V v) {
@@ -79,6 +79,6 @@ inline T ShiftRight(T x, T z) {
   return static_cast<T>(x >> z);
 }
 
-}  // namespace ge::ops_util
+}  // namespace ge
 
-#endif  // GE_SRC_OPS_DEFINED_ARITH_H_
+#endif  // GE_SRC_BASE_DEFINED_ARITH_H_
