@@ -34,7 +34,7 @@ if [ -z "$ONLY" ] || [ "$ONLY" = tsan ]; then
   ninja -C build-tsan -j"$JOBS" ge_executor_tests ge_compiler_tests ge_api_tests
   echo "== multi-stream tests under the thread sanitizer"
   (cd build-tsan && ctest --output-on-failure -j"$JOBS" -R MultiStream --timeout 900)
-  echo "== concurrent runs of one model under the thread sanitizer"
-  (cd build-tsan && ctest --output-on-failure -j"$JOBS" -R ConcurrentRun --timeout 900)
+  echo "== concurrent runs of one model (and the soak) under the thread sanitizer"
+  (cd build-tsan && ctest --output-on-failure -j"$JOBS" -R "ConcurrentRun|Soak" --timeout 900)
   echo "== TSan stage: $(( $(date +%s) - start ))s"
 fi

@@ -155,3 +155,33 @@ TEST(AclnnCreateTensor, RefusesDimsWhoseSizeOverflows) {
   EXPECT_NE(ok, nullptr) << aclGetRecentErrMsg();
   aclDestroyTensor(ok);
 }
+
+// Found by fuzz/aclnn_fuzzer.cc: the generic entry took a null list element as an absent input
+// anywhere; Concat's (variadic, required) inputs reached its shape function as null.
+TEST(AclnnGeneric, NullOnlyForOptionalInputs) {
+  uint32_t cores = 0;
+  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  float data[2] = {1, 2};
+  const int64_t dims[1] = {2};
+  aclTensor* a = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, data);
+  const int64_t out_dims[1] = {4};
+  float out_data[4] = {};
+  aclTensor* out = aclCreateTensor(out_dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, out_dims, 1, out_data);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(out, nullptr);
+  const aclTensor* ins[2] = {a, nullptr};
+  aclTensorList* in_list = aclCreateTensorList(ins, 2);
+  const aclTensor* outs[1] = {out};
+  aclTensorList* out_list = aclCreateTensorList(outs, 1);
+  aclOpAttrs* attrs = aclCreateOpAttrs();
+  aclOpAttrsSetInt(attrs, "axis", 0);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_NE(aclnnOpGetWorkspaceSize("Concat", in_list, out_list, attrs, &ws, &ex), ACLNN_SUCCESS);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("is null"), std::string::npos) << aclGetRecentErrMsg();
+  aclDestroyOpAttrs(attrs);
+  aclDestroyTensorList(in_list);
+  aclDestroyTensorList(out_list);
+  aclDestroyTensor(a);
+  aclDestroyTensor(out);
+}
