@@ -288,5 +288,41 @@ TEST(HostMemoryLimit, HostTensorsAreAccountedAndLimited) {
   SetHostMemoryLimitForTesting(0);
 }
 
+// Shapes above 25 dims (gert::Shape's capacity) were truncated silently; now an error.
+TEST(RankLimit, AnOutputAbove25DimsIsAnError) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, std::vector<int64_t>(25, 1));
+  auto* axes = g->add_initializer();
+  axes->set_name("axes");
+  axes->set_data_type(onnx::TensorProto::INT64);
+  axes->add_dims(1);
+  axes->add_int64_data(0);
+  AddNode(g, "Unsqueeze", {"X", "axes"}, {"Y"});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 26);
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  std::unique_ptr<Model> model;
+  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("more than 25 dims"), std::string::npos) << st.message();
+}
+
+TEST(RankLimit, AnInputAbove25DimsIsAnError) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {-1});
+  AddNode(g, "Relu", {"X"}, {"Y"});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 1);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  // The declared rank is 1, so a rank-26 tensor is refused by the rank check either way; the
+  // message says which limit.
+  std::vector<HostTensor> out;
+  Status st = model->Run({HostTensor(DT_FLOAT, Shape(std::vector<int64_t>(26, 1)))}, &out);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("rank 26 is above the most GE supports (25)"), std::string::npos) << st.message();
+}
+
 }  // namespace
 }  // namespace ge
