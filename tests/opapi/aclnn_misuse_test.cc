@@ -185,3 +185,22 @@ TEST(AclnnGeneric, NullOnlyForOptionalInputs) {
   aclDestroyTensor(a);
   aclDestroyTensor(out);
 }
+
+// Found by fuzz/aclnn_fuzzer.cc: Split through the generic entry with no outputs divided by zero.
+TEST(AclnnGeneric, SplitWithNoOutputsIsAnError) {
+  uint32_t cores = 0;
+  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  float data[4] = {1, 2, 3, 4};
+  const int64_t dims[1] = {4};
+  aclTensor* a = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, data);
+  ASSERT_NE(a, nullptr);
+  const aclTensor* ins[1] = {a};
+  aclTensorList* in_list = aclCreateTensorList(ins, 1);
+  aclTensorList* out_list = aclCreateTensorList(nullptr, 0);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_NE(aclnnOpGetWorkspaceSize("Split", in_list, out_list, nullptr, &ws, &ex), ACLNN_SUCCESS);
+  aclDestroyTensorList(in_list);
+  aclDestroyTensorList(out_list);
+  aclDestroyTensor(a);
+}
