@@ -324,5 +324,62 @@ TEST(RankLimit, AnInputAbove25DimsIsAnError) {
   EXPECT_NE(st.message().find("rank 26 is above the most GE supports (25)"), std::string::npos) << st.message();
 }
 
+onnx::AttributeProto* IntAttr(onnx::NodeProto* n, const std::string& name, int64_t v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(v);
+  return a;
+}
+
+onnx::AttributeProto* IntsAttr(onnx::NodeProto* n, const std::string& name, std::vector<int64_t> v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INTS);
+  for (int64_t x : v) a->add_ints(x);
+  return a;
+}
+
+// TfIdfVectorizer looped up to max_gram_length / max_skip_count as given (2^62: a hang, and an
+// overflowing window size); windows longer than the row are now not tried.
+TEST(FuzzRegression, TfIdfHugeGramLengthAndSkipFinish) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::INT64, {1, 4});
+  auto* n = AddNode(g, "TfIdfVectorizer", {"X"}, {"Y"});
+  IntAttr(n, "min_gram_length", 1);
+  IntAttr(n, "max_gram_length", int64_t{1} << 62);
+  IntAttr(n, "max_skip_count", int64_t{1} << 62);
+  IntsAttr(n, "ngram_counts", {0});
+  IntsAttr(n, "ngram_indexes", {0});
+  IntsAttr(n, "pool_int64s", {1});
+  auto* mode = n->add_attribute();
+  mode->set_name("mode");
+  mode->set_type(onnx::AttributeProto::STRING);
+  mode->set_s("TF");
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 2);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  std::vector<HostTensor> out;
+  ASSERT_TRUE(model->Run({I64({1, 4}, {1, 2, 1, 3})}, &out).ok());
+  EXPECT_EQ(testing::Floats(out[0]), (std::vector<float>{2}));
+}
+
+// Conv checked X's channels against W's channels * group with a plain multiply (signed overflow).
+TEST(FuzzRegression, ConvGroupTimesChannelsOverflowIsAnError) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {1, 4, 3, 3});
+  AddInput(g, "W", onnx::TensorProto::FLOAT, {1, int64_t{1} << 62, 1, 1});
+  auto* n = AddNode(g, "Conv", {"X", "W"}, {"Y"});
+  IntAttr(n, "group", 4);
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  std::unique_ptr<Model> model;
+  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  EXPECT_FALSE(st.ok());
+}
+
 }  // namespace
 }  // namespace ge
