@@ -3,7 +3,9 @@
 #   make run             build and run GE on the bundled models (sink and host modes)
 #   make test            build and run every test (ctest)
 #   make test-models     the whole real-model suite against PyTorch's outputs, at -O2 and -O0 (slow)
-#   make test-sanitize   runtime stress tests under AddressSanitizer and ThreadSanitizer
+#   make test-sanitize   the whole suite under ASan+UBSan (clang build build-san, with a short
+#                        run of each fuzzer), the runtime/stream/concurrency tests under TSan
+#   make fuzz            the libFuzzer harnesses (fuzz/), FUZZ_SECONDS each (default 60)
 #   make bench           build the benchmarks (see bench/README.md)
 
 BUILD ?= build
@@ -11,7 +13,9 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 PY := /usr/bin/python3
 
-.PHONY: all deps configure build run test test-models test-sanitize bench clean
+FUZZ_SECONDS ?= 60
+
+.PHONY: all deps configure build run test test-models test-sanitize fuzz bench clean
 
 all: build
 
@@ -40,9 +44,12 @@ test-models: build
 test-sanitize: deps
 	@bash scripts/test-sanitize.sh
 
+fuzz: deps
+	@JOBS=$(JOBS) bash scripts/fuzz.sh --seconds $(FUZZ_SECONDS)
+
 bench: build
 	@echo "benchmarks built in $(BUILD)/bench; see bench/README.md"
 
 
 clean:
-	rm -rf $(BUILD) build-asan build-tsan
+	rm -rf $(BUILD) build-asan build-tsan build-san

@@ -4,6 +4,7 @@
 set -euo pipefail
 
 PACKAGES=(
+  # clang + libclang_rt (libFuzzer, sanitizers): the fuzzers and the sanitizer build (GE_FUZZ=ON)
   build-essential cmake ninja-build pkg-config
   protobuf-compiler libprotobuf-dev
   libonnx-dev libonnx-testdata
@@ -12,6 +13,7 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-numpy python3-onnx python3-torch python3-torchvision
+  clang libclang-rt-14-dev libomp-dev
 )
 
 missing=()

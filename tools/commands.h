@@ -19,6 +19,7 @@ struct RunArgs {
   bool report = false;     // print the segments and the memory report
   int opt_level = 2;       // -O0 / -O1 / -O2, or --opt-level N
   std::string dump_graph;  // write the compiled graph in the textual IR (graph_text.h) here
+  double timeout_s = 0;    // > 0: exit 124 with an error once this many seconds have passed
 };
 
 int RunCommand(const RunArgs& args);

@@ -21,6 +21,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 2));
   run_cmd->add_option("--dump-graph", run.dump_graph, "write the optimized graph as text (the textual IR) to FILE");
   run_cmd->add_flag("--report", run.report, "print the segments and the memory report (naive, lower bound, arena)");
+  run_cmd
+      ->add_option("--timeout", run.timeout_s,
+                   "give up after SECONDS (load, compile and run): prints an error, exits 124 (a model whose Loop "
+                   "never ends is not a hang)")
+      ->check(CLI::PositiveNumber);
   ge::tool::BenchArgs bench;
   auto* bench_cmd =
       app.add_subcommand("bench", "compile once, time repeated runs (min, median, p90 per run and per op)");

@@ -1,9 +1,13 @@
 // `ge run MODEL.onnx [--input NAME=FILE.npy]... [--output FILE.npy]... [--mode M]
-//  [--input-shape NAME=D0,D1,...] [-O0|-O1|-O2] [--dump-graph FILE]`: loads, compiles, runs once, prints each output's
+//  [--input-shape NAME=D0,D1,...] [-O0|-O1|-O2] [--dump-graph FILE] [--timeout SECONDS]`: loads, compiles, runs once, prints each output's
 //  name,
 // shape, dtype and checksum, and the compile and run times.
 #include <chrono>
+#include <condition_variable>
+#include <cstdlib>
 #include <fstream>
+#include <mutex>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -12,7 +16,44 @@
 
 namespace ge::tool {
 
+namespace {
+
+// --timeout: a watchdog over the whole command. A run cannot be interrupted between kernels
+// yet, so past the limit the process reports and exits (124, as timeout(1)).
+class Watchdog {
+ public:
+  explicit Watchdog(double seconds) {
+    if (seconds <= 0) return;
+    thread_ = std::thread([this, seconds] {
+      std::unique_lock<std::mutex> lk(mu_);
+      if (!cv_.wait_for(lk, std::chrono::duration<double>(seconds), [this] { return done_; })) {
+        fmt::print(stderr, "error: timed out after {:g} s (--timeout); the run was abandoned\n", seconds);
+        std::fflush(stderr);
+        std::_Exit(124);
+      }
+    });
+  }
+  ~Watchdog() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
 int RunCommand(const RunArgs& args) {
+  Watchdog watchdog(args.timeout_s);
   using Clock = std::chrono::steady_clock;
   ModelOptions options;
   options.mode = args.mode;

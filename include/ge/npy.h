@@ -2,6 +2,7 @@
 #ifndef GE_INCLUDE_GE_NPY_H_
 #define GE_INCLUDE_GE_NPY_H_
 
+#include <istream>
 #include <string>
 
 #include "ge/status.h"
@@ -9,6 +10,9 @@
 
 namespace ge {
 Status ReadNpy(const std::string& path, HostTensor* out);
+// The same from bytes in memory / a stream (`name` for error messages).
+Status ReadNpyBytes(const std::string& bytes, HostTensor* out);
+Status ReadNpyStream(std::istream& in, const std::string& name, HostTensor* out);
 Status WriteNpy(const std::string& path, const HostTensor& t);
 }  // namespace ge
 

@@ -1,5 +1,7 @@
 #include "api/model.h"
 
+#include "base/host_memory.h"
+
 #include <cstring>
 
 #include "compiler/compile.h"
@@ -22,6 +24,8 @@ template <typename F>
 Status NoThrow(F&& f) noexcept {
   try {
     return f();
+  } catch (const HostMemoryLimitError& e) {
+    return Error(Status::kOutOfMemory, "out of host memory: {}", e.what());
   } catch (const std::bad_alloc&) {
     return Error(Status::kOutOfMemory, "out of host memory");
   } catch (const std::exception& e) {

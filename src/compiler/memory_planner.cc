@@ -3,6 +3,8 @@
 // buffer at the best-fitting gap among the already placed buffers it conflicts with.
 #include "compiler/memory_planner.h"
 
+#include "base/guard_bytes.h"
+
 #include <algorithm>
 #include <functional>
 #include <numeric>
@@ -144,6 +146,7 @@ class LivenessBuilder {
     PlannedBuffer b;
     b.def = def;
     b.size = AlignUp(bytes);
+    b.used = bytes;
     plan_->buffers.push_back(b);
     is_output_.push_back(false);
     return static_cast<int>(plan_->buffers.size()) - 1;
@@ -152,6 +155,7 @@ class LivenessBuilder {
   void AssignGroup(ValueId v, int buf) {
     PlannedBuffer& b = plan_->buffers[buf];
     b.size = std::max(b.size, AlignUp(in_.value_bytes[v]));
+    b.used = std::max(b.used, in_.value_bytes[v]);
     const auto& u = group_uses_[root_[v]];
     b.uses.insert(b.uses.end(), u.begin(), u.end());
     if (group_is_output_[root_[v]]) {
@@ -321,7 +325,19 @@ Status PlanMemory(const PlannerInput& in, const StreamAssignment& streams, Memor
                     streams.stream.size());
   LivenessBuilder live(in, streams, plan);
   GE_RETURN_IF_ERROR(live.Build());
-  PlaceOffsets(streams, static_cast<int>(in.nodes.size()), plan);
+  if (const int64_t guard = GuardBytes(); guard > 0) {
+    // Debug: each buffer its own range, followed by guard bytes (nothing else may use them).
+    int64_t end = 0;
+    for (PlannedBuffer& b : plan->buffers) {
+      b.size = AlignUp(b.used + guard);
+      b.offset = end;
+      end += b.size;
+    }
+    plan->arena_bytes = end;
+    plan->guard_bytes = guard;
+  } else {
+    PlaceOffsets(streams, static_cast<int>(in.nodes.size()), plan);
+  }
   FillReport(in, plan);
   return Status::Ok();
 }

@@ -41,6 +41,7 @@ struct PlannedBuffer {
   std::vector<int> uses;  // positions that read or write it afterwards (kAfterAll: graph output)
   int64_t offset = -1;
   bool is_workspace = false;
+  int64_t used = 0;  // bytes kernels may write (the largest tensor or workspace in it)
 };
 
 struct MemoryReport {
@@ -58,6 +59,9 @@ struct MemoryPlan {
   std::vector<std::vector<int>> workspace_buffer;  // per position, one per workspace
   std::vector<std::vector<int>> scratch_buffer;    // per position, per output: buffer of an absent output, else -1
   int64_t arena_bytes = 0;
+  // GE_GUARD_BYTES (base/guard_bytes.h): > 0 gives every buffer its own range (no reuse) with
+  // [offset + used, offset + size) guard bytes the sink executor checks after each run.
+  int64_t guard_bytes = 0;
   MemoryReport report;
   // "v<id> buf<b> @<offset>" per planned value, one line each — for tests and debugging.
   std::string ToString(const Graph* graph = nullptr) const;

@@ -144,10 +144,15 @@ Status BindNode(const Node& node, NodeBinding* b) {
     for (size_t k = 0; k < b->input_ir[p].second; ++k) b->value_depend[b->input_ir[p].first + k] = true;
   }
   for (size_t p = 0; p < b->input_ir.size(); ++p) {
-    if (b->op_def->GetInputs()[p].GetParamType() != ops::REQUIRED) continue;
-    size_t idx = b->input_ir[p].first;
-    if (b->input_ir[p].second == 1 && node.inputs[idx] == kNoValue)
-      return InvalidArgument("{}: required input '{}' is empty", NodeLabel(node), b->op_def->GetInputs()[p].GetName());
+    const auto type = b->op_def->GetInputs()[p].GetParamType();
+    if (type == ops::OPTIONAL) continue;
+    // A required input, and every input of a dynamic (variadic) one, must be given: kernels
+    // read them unchecked (an empty name in Mean's inputs reached its tiling as null).
+    for (size_t k = 0; k < b->input_ir[p].second; ++k)
+      if (node.inputs[b->input_ir[p].first + k] == kNoValue)
+        return InvalidArgument("{}: required input '{}'{} is empty", NodeLabel(node),
+                               b->op_def->GetInputs()[p].GetName(),
+                               type == ops::DYNAMIC ? fmt::format(" #{}", k) : std::string());
   }
   return BindAttrs(node, *b->op_def, &b->attrs);
 }

@@ -54,6 +54,15 @@ Status OpCall::InferDataType() {
   return Status::Ok();
 }
 
+namespace {
+// A dim no shape may have: gert::Shape::AppendDim marks a shape above 25 dims so.
+bool HasInvalidDim(const gert::Shape& s) {
+  for (size_t d = 0; d < s.GetDimNum(); ++d)
+    if (s.GetDim(d) == gert::Shape::kInvalidDimValue) return true;
+  return false;
+}
+}  // namespace
+
 Status OpCall::InferShape() {
   const auto* impl = binding_->impl;
   if (impl->infer_shape == nullptr) {
@@ -62,6 +71,10 @@ Status OpCall::InferShape() {
     for (auto& o : outputs_) o.MutableShape() = inputs_[0].GetShape();
     return Status::Ok();
   }
+  for (size_t i = 0; i < inputs_.size(); ++i)
+    if (data_.inputs[i] != nullptr && HasInvalidDim(inputs_[i].GetStorageShape()))
+      return InvalidArgument("{}: input {} has more than {} dims (the most GE supports)", NodeLabel(*node_), i,
+                             gert::Shape::kMaxDimNum);
   gert::InferShapeContext ctx(&data_);
   ClearRecentErrMsg();
   if (impl->infer_shape(&ctx) != GRAPH_SUCCESS) {
@@ -73,6 +86,9 @@ Status OpCall::InferShape() {
     gert::Tensor& o = outputs_[i];
     o.MutableOriginShape() = o.GetStorageShape();
     const gert::Shape& s = o.GetStorageShape();
+    if (HasInvalidDim(s))
+      return InvalidArgument("{}: output {} would have more than {} dims (the most GE supports)", NodeLabel(*node_), i,
+                             gert::Shape::kMaxDimNum);
     bool known = true;
     for (size_t d = 0; d < s.GetDimNum(); ++d) known = known && s.GetDim(d) >= 0;
     if (!known) continue;  // unknown dims (static inference of a dynamic graph)
@@ -94,7 +110,7 @@ Status OpCall::Tiling(uint32_t core_num) {
   gert::TilingContext ctx(&data_);
   ClearRecentErrMsg();
   if (binding_->impl->tiling(&ctx) != GRAPH_SUCCESS) {
-    const std::string why = RecentErrMsg();
+    const std::string why = RecentErrMsg();  // what the tiling function said (InferFail), if anything
     return InvalidArgument("{}: tiling failed for inputs ({}){}{}", NodeLabel(*node_), DescribeInputs(),
                            why.empty() ? "" : ": ", why);
   }

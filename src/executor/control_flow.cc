@@ -72,8 +72,10 @@ graphStatus LoopExecute(gert::OpExecuteContext* ctx) {
     if (SetOutput(ctx, i, carried[i]) != GRAPH_SUCCESS) return GRAPH_FAILED;
   for (size_t j = 0; j < k; ++j) {
     DataType dt = (*body)->value((*body)->outputs()[1 + n + j]).desc.dtype;
-    if (SetOutput(ctx, n + j, StackAxis(scans[j], 0, dt == DT_UNDEFINED ? DT_FLOAT : dt)) != GRAPH_SUCCESS)
-      return GRAPH_FAILED;
+    HostTensor stacked;
+    Status st = StackAxis(scans[j], 0, dt == DT_UNDEFINED ? DT_FLOAT : dt, &stacked);
+    if (!st.ok()) return Fail(ctx, st.Prepend(NodeLabel(node) + ": scan output: "));
+    if (SetOutput(ctx, n + j, stacked) != GRAPH_SUCCESS) return GRAPH_FAILED;
   }
   return GRAPH_SUCCESS;
 }
@@ -142,9 +144,10 @@ graphStatus ScanExecute(gert::OpExecuteContext* ctx) {
     int64_t rank = scans[j].empty() ? 0 : static_cast<int64_t>(scans[j][0].shape().GetDimNum());
     int64_t a = ListAt(node, "scan_output_axes", j, 0);
     DataType dt = (*body)->value((*body)->outputs()[n + j]).desc.dtype;
-    if (SetOutput(ctx, n + j, StackAxis(scans[j], a < 0 ? a + rank + 1 : a, dt == DT_UNDEFINED ? DT_FLOAT : dt)) !=
-        GRAPH_SUCCESS)
-      return GRAPH_FAILED;
+    HostTensor stacked;
+    Status st = StackAxis(scans[j], a < 0 ? a + rank + 1 : a, dt == DT_UNDEFINED ? DT_FLOAT : dt, &stacked);
+    if (!st.ok()) return Fail(ctx, st.Prepend(NodeLabel(node) + ": scan output: "));
+    if (SetOutput(ctx, n + j, stacked) != GRAPH_SUCCESS) return GRAPH_FAILED;
   }
   return GRAPH_SUCCESS;
 }

@@ -99,7 +99,8 @@ Status HostExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<Host
     ValueSlot& s = slots_[gin[i]];
     GE_RETURN_IF_ERROR(AllocDeviceTensor(allocator_.get(), inputs[i].dtype(), inputs[i].shape(), &s.tensor));
     s.device_owned = true;
-    std::memcpy(s.tensor.GetAddr(), inputs[i].data(), std::min(inputs[i].NumBytes(), s.tensor.GetSize()));
+    const size_t n = std::min(inputs[i].NumBytes(), s.tensor.GetSize());
+    if (n > 0) std::memcpy(s.tensor.GetAddr(), inputs[i].data(), n);  // an empty input has no bytes (data() null)
   }
   Status st;
   for (auto& step : steps_) {
@@ -159,6 +160,7 @@ Status HostExecutor::RunStep(Step& step) {
   } else {
     st = LaunchOrExecute(step, workspaces);
   }
+  if (st.ok() && allocator_->guard_bytes() > 0) st = CheckGuards(step, workspaces);
   for (void* w : workspaces) allocator_->Free(w);
   for (size_t o = 0; o < node.outputs.size(); ++o) {
     ValueId v = node.outputs[o];
@@ -187,6 +189,22 @@ void HostExecutor::TakeProfile(OpProfile* out) {
     step->total_ns = 0;
     step->runs = 0;
   }
+}
+
+// GE_GUARD_BYTES (base/guard_bytes.h): after the node's kernels finish, the bytes past each
+// output and workspace it was given must be untouched.
+Status HostExecutor::CheckGuards(Step& step, const std::vector<void*>& workspaces) {
+  const Node& node = graph_->node(step.node);
+  if (aclError ret = aclrtSynchronizeStream(stream_); ret != ACL_SUCCESS) return DeviceError(ret, "device error");
+  if (!step.binding.impl->outputs_by_execute)
+    for (size_t o = 0; o < node.outputs.size(); ++o)
+      if (int64_t at = allocator_->CheckGuard(step.call.output(o).GetAddr()); at >= 0)
+        return Internal("{}: wrote past the end of output {} ({} bytes): guard byte {} after it changed",
+                        NodeLabel(node), o, step.call.output(o).GetSize(), at);
+  for (size_t w = 0; w < workspaces.size(); ++w)
+    if (int64_t at = allocator_->CheckGuard(workspaces[w]); at >= 0)
+      return Internal("{}: wrote past the end of workspace {}: guard byte {} after it changed", NodeLabel(node), w, at);
+  return Status::Ok();
 }
 
 Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces) {

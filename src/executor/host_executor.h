@@ -79,6 +79,7 @@ class HostExecutor {
   HostExecutor() = default;
   Status Init();
   Status RunStep(Step& step);
+  Status CheckGuards(Step& step, const std::vector<void*>& workspaces);
   Status LaunchOrExecute(Step& step, std::vector<void*>& workspaces);
   void Release(ValueId v);
 

@@ -117,20 +117,31 @@ HostTensor SliceAxis(const HostTensor& t, int64_t axis, int64_t index) {
 }
 
 // Stacks equally shaped tensors along a new `axis`.
-HostTensor StackAxis(const std::vector<HostTensor>& parts, int64_t axis, DataType dt) {
-  if (parts.empty()) return HostTensor(dt, Shape({0}));
+Status StackAxis(const std::vector<HostTensor>& parts, int64_t axis, DataType dt, HostTensor* out) {
+  if (parts.empty()) {
+    *out = HostTensor(dt, Shape({0}));
+    return Status::Ok();
+  }
   std::vector<int64_t> dims = parts[0].shape().GetDims();
+  if (axis < 0 || axis > static_cast<int64_t>(dims.size()))
+    return InvalidArgument("axis {} out of range for stacking rank-{} tensors", axis, dims.size());
+  for (size_t k = 1; k < parts.size(); ++k)
+    if (parts[k].shape() != parts[0].shape() || parts[k].dtype() != parts[0].dtype())
+      return InvalidArgument("cannot stack {} {} with {} {} (element {}): shapes and types must match",
+                             DataTypeName(parts[0].dtype()), parts[0].shape().ToString(),
+                             DataTypeName(parts[k].dtype()), parts[k].shape().ToString(), k);
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= dims[d];
   for (size_t d = axis; d < dims.size(); ++d) inner *= dims[d];
   dims.insert(dims.begin() + axis, static_cast<int64_t>(parts.size()));
-  HostTensor out(parts[0].dtype(), Shape(dims));
-  size_t es = GetSizeByDataType(out.dtype()), n = parts.size();
+  HostTensor r(parts[0].dtype(), Shape(dims));
+  size_t es = GetSizeByDataType(r.dtype()), n = parts.size();
   for (size_t k = 0; k < n; ++k)
     for (int64_t o = 0; o < outer; ++o)
-      std::memcpy(static_cast<uint8_t*>(out.mutable_data()) + ((o * n + k) * inner) * es,
+      std::memcpy(static_cast<uint8_t*>(r.mutable_data()) + ((o * n + k) * inner) * es,
                   static_cast<const uint8_t*>(parts[k].data()) + o * inner * es, inner * es);
-  return out;
+  *out = std::move(r);
+  return Status::Ok();
 }
 
 }  // namespace ge::host_op

@@ -27,7 +27,7 @@ HostTensor InputToHost(gert::OpExecuteContext* ctx, size_t i);  // empty tensor 
 bool ReadScalarBool(const gert::Tensor* t);
 // Slice `index` of `t` along `axis` (the axis is removed); stack along a new axis.
 HostTensor SliceAxis(const HostTensor& t, int64_t axis, int64_t index);
-HostTensor StackAxis(const std::vector<HostTensor>& parts, int64_t axis, DataType dt);
+Status StackAxis(const std::vector<HostTensor>& parts, int64_t axis, DataType dt, HostTensor* out);
 
 }  // namespace ge::host_op
 

@@ -10,6 +10,9 @@ Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& input
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Value& decl = graph.value(gin[i]);
     const HostTensor& t = inputs[i];
+    if (t.shape().GetDimNum() > gert::Shape::kMaxDimNum)
+      return InvalidArgument("input '{}': rank {} is above the most GE supports ({})", decl.name,
+                             t.shape().GetDimNum(), gert::Shape::kMaxDimNum);
     bool ok = decl.desc.dtype == DT_UNDEFINED || t.dtype() == decl.desc.dtype;
     const Shape& ds = decl.desc.shape;
     if (ok && !ds.IsUnknownRank()) {

@@ -99,9 +99,23 @@ graphStatus SplitToSequence(gert::OpExecuteContext* ctx) {
     HostTensor s = InputToHost(ctx, 1);
     if (s.shape().GetDimNum() == 0) {
       int64_t chunk = ScalarInt(s);
+      if (chunk <= 0)
+        return Fail(ctx, InvalidArgument("{}: split {} must be a positive chunk size", NodeLabel(node), chunk));
       for (int64_t off = 0; off < len; off += chunk) sizes.push_back(std::min(chunk, len - off));
     } else {
       sizes = s.ToInt64Vector();
+      int64_t sum = 0;
+      bool bad = false;
+      for (int64_t sz : sizes) {
+        if (sz < 0 || sz > len - sum) {
+          bad = true;
+          break;
+        }
+        sum += sz;
+      }
+      if (bad || sum != len)
+        return Fail(ctx, InvalidArgument("{}: split sizes {} must be >= 0 and sum to the axis length {}",
+                                         NodeLabel(node), Shape(sizes).ToString(), len));
     }
   } else {
     sizes.assign(len, 1);
@@ -131,11 +145,29 @@ graphStatus ConcatFromSequence(gert::OpExecuteContext* ctx) {
   TensorSeq seq;
   GE_SEQ_TRY(InputSeq(ctx, 0, &seq));
   if (seq.elems.empty()) return Fail(ctx, InvalidArgument("{}: empty sequence", NodeLabel(node)));
-  int64_t axis = *node.GetAttr<int64_t>("axis");
+  const int64_t* axis_attr = node.GetAttr<int64_t>("axis");
+  if (axis_attr == nullptr) return Fail(ctx, InvalidArgument("{}: attribute axis is required", NodeLabel(node)));
+  int64_t axis = *axis_attr;
   bool new_axis = node.GetAttr<int64_t>("new_axis") && *node.GetAttr<int64_t>("new_axis") != 0;
   int64_t rank = static_cast<int64_t>(seq.elems[0].shape().GetDimNum()) + (new_axis ? 1 : 0);
   if (axis < 0) axis += rank;
-  if (new_axis) return SetOutput(ctx, 0, StackAxis(seq.elems, axis, seq.elems[0].dtype()));
+  if (axis < 0 || axis >= rank)
+    return Fail(ctx, InvalidArgument("{}: axis {} out of range for rank {}", NodeLabel(node), *axis_attr, rank));
+  if (new_axis) {
+    HostTensor stacked;
+    GE_SEQ_TRY(StackAxis(seq.elems, axis, seq.elems[0].dtype(), &stacked));
+    return SetOutput(ctx, 0, stacked);
+  }
+  // Every element: the first's dtype and rank, the same dims but along the axis.
+  for (const auto& e : seq.elems) {
+    bool same = e.dtype() == seq.elems[0].dtype() && e.shape().GetDimNum() == seq.elems[0].shape().GetDimNum();
+    for (int64_t d = 0; same && d < rank; ++d)
+      same = d == axis || e.shape().GetDim(d) == seq.elems[0].shape().GetDim(d);
+    if (!same)
+      return Fail(ctx, InvalidArgument("{}: cannot concatenate {} {} with {} {} along axis {}", NodeLabel(node),
+                                       DataTypeName(seq.elems[0].dtype()), seq.elems[0].shape().ToString(),
+                                       DataTypeName(e.dtype()), e.shape().ToString(), axis));
+  }
   std::vector<int64_t> dims = seq.elems[0].shape().GetDims();
   int64_t outer = 1, inner = 1, total = 0;
   for (int64_t d = 0; d < axis; ++d) outer *= dims[d];

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "base/guard_bytes.h"
 #include "compiler/node_binding.h"
 #include "compiler/op_call.h"
 #include "executor/device_tensor.h"
@@ -55,6 +56,7 @@ Status SinkExecutor::LoadModel() {
     return Error(Status::kOutOfMemory, "out of device memory for a {}-byte arena: {}", arena_bytes,
                  aclGetRecentErrMsg());
   arena_ = static_cast<uint8_t*>(arena);
+  FillGuards();
   const StreamAssignment& s = program_->streams;
   if (aclmdlRICreate(static_cast<uint32_t>(s.num_streams), static_cast<uint32_t>(s.num_events), &model_) != ACL_SUCCESS)
     return Internal("cannot create a device model: {}", aclGetRecentErrMsg());
@@ -300,6 +302,7 @@ Status SinkExecutor::RunWithDeviceBuffers(const std::vector<DeviceBuffer>& input
       GE_RETURN_IF_ERROR(Rebind(output_slots_[o], outputs[o].data, &bound_outputs_[o]));
   if (aclError ret = aclmdlRIExecute(model_, -1); ret != ACL_SUCCESS)
     return DeviceError(ret, "device model execution failed");
+  GE_RETURN_IF_ERROR(CheckGuards());
   for (size_t o = 0; o < gout.size(); ++o) {  // outputs that are not the kernels' own
     if (output_zero_copy_[o]) continue;
     const int src = output_source_[o];
@@ -307,6 +310,32 @@ Status SinkExecutor::RunWithDeviceBuffers(const std::vector<DeviceBuffer>& input
     const size_t n = c ? c->NumBytes() : bytes_of(gout[o]);
     const void* from = c ? c->data() : src >= 0 ? inputs[src].data : outputs[~src].data;
     if (n > 0) aclrtMemcpy(outputs[o].data, outputs[o].size, from, n, ACL_MEMCPY_DEVICE_TO_DEVICE);
+  }
+  return Status::Ok();
+}
+
+void SinkExecutor::FillGuards() {
+  const MemoryPlan& m = program_->memory;
+  if (m.guard_bytes == 0) return;
+  for (const PlannedBuffer& b : m.buffers)
+    std::memset(arena_ + b.offset + b.used, kGuardByte, static_cast<size_t>(b.size - b.used));
+}
+
+// After a run: a changed guard byte means a kernel wrote past the buffer before it; names the
+// node that first writes the buffer (in-place writers share it) and refills the guards.
+Status SinkExecutor::CheckGuards() {
+  const MemoryPlan& m = program_->memory;
+  if (m.guard_bytes == 0) return Status::Ok();
+  for (size_t i = 0; i < m.buffers.size(); ++i) {
+    const PlannedBuffer& b = m.buffers[i];
+    const int64_t at = FirstBrokenGuardByte(arena_ + b.offset + b.used, static_cast<size_t>(b.size - b.used));
+    if (at < 0) continue;
+    std::string who = "a graph input";
+    if (b.def >= 0 && b.def < static_cast<int>(program_->order.size()))
+      who = NodeLabel(graph_->node(program_->order[b.def]));
+    FillGuards();
+    return Internal("{}: wrote past the end of its {} ({} bytes): guard byte {} after it changed", who,
+                    b.is_workspace ? "workspace" : "output", b.used, at);
   }
   return Status::Ok();
 }
@@ -321,6 +350,7 @@ Status SinkExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<Host
   }
   if (aclError ret = aclmdlRIExecute(model_, -1); ret != ACL_SUCCESS)
     return DeviceError(ret, "device model execution failed");
+  GE_RETURN_IF_ERROR(CheckGuards());
   outputs->resize(graph_->outputs().size());
   for (size_t o = 0; o < graph_->outputs().size(); ++o) {
     ValueId v = graph_->outputs()[o];

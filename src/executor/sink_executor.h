@@ -56,6 +56,9 @@ class SinkExecutor {
   // Points the slots at `addr` (nullptr: back to their arena addresses) unless already there.
   Status Rebind(const std::vector<AddrSlot>& slots, void* addr, void** bound);
   Status BindArena();
+  // GE_GUARD_BYTES (MemoryPlan::guard_bytes): fill / check the guard bytes after every buffer.
+  void FillGuards();
+  Status CheckGuards();
 
   std::shared_ptr<const Graph> graph_;
   std::shared_ptr<const SinkProgram> program_;

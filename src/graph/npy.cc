@@ -35,6 +35,15 @@ std::string Printable(const std::string& s) {
 Status ReadNpy(const std::string& path, HostTensor* out) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return InvalidArgument("{}: cannot open file", path);
+  return ReadNpyStream(f, path, out);
+}
+
+Status ReadNpyBytes(const std::string& bytes, HostTensor* out) {
+  std::istringstream f(bytes, std::ios::binary);
+  return ReadNpyStream(f, "<.npy bytes>", out);
+}
+
+Status ReadNpyStream(std::istream& f, const std::string& path, HostTensor* out) {
   char magic[8];
   if (!f.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
     return InvalidArgument("{}: not a .npy file (bad magic)", path);
@@ -110,7 +119,8 @@ Status WriteNpy(const std::string& path, const HostTensor& t) {
   f.write(reinterpret_cast<const char*>(&len), 2);
   f.write(header.data(), header.size());
   f.write(static_cast<const char*>(t.data()), t.NumBytes());
-  return f ? Status::Ok() : InvalidArgument("{}: write failed", path);
+  f.close();  // the bytes reach the file here (a full disk, /dev/full, fails now, not silently later)
+  return f ? Status::Ok() : InvalidArgument("{}: write failed (disk full or I/O error)", path);
 }
 
 }  // namespace ge

@@ -6,6 +6,7 @@
 
 #include "base/checked_math.h"
 #include "base/dtype_table.h"
+#include "base/host_memory.h"
 
 namespace ge {
 
@@ -27,7 +28,20 @@ HostTensor::HostTensor(DataType dtype, Shape shape) {
   // An unknown or unrepresentable shape holds no bytes; sources of shapes (parsers, shape
   // inference, the tool) reject those before making a tensor (CheckedTensorBytes).
   const int64_t n = desc_.shape.GetShapeSize();
-  bytes_ = std::make_shared<std::vector<uint8_t>>(CheckedByteSize(n, GetSizeByDataType(dtype)).value_or(0));
+  const size_t bytes = CheckedByteSize(n, GetSizeByDataType(dtype)).value_or(0);
+  // Accounted against the host memory limit (base/host_memory.h) while the bytes live.
+  ReserveHostMemory(static_cast<int64_t>(bytes));
+  std::vector<uint8_t>* v = nullptr;
+  try {
+    v = new std::vector<uint8_t>(bytes);
+  } catch (...) {
+    ReleaseHostMemory(static_cast<int64_t>(bytes));
+    throw;
+  }
+  bytes_ = std::shared_ptr<std::vector<uint8_t>>(v, [bytes](std::vector<uint8_t>* p) {
+    ReleaseHostMemory(static_cast<int64_t>(bytes));
+    delete p;
+  });
 }
 
 HostTensor HostTensor::FromBytes(DataType dtype, Shape shape, const void* data, size_t size) {

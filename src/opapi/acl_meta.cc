@@ -6,13 +6,16 @@
 
 #include "base/error_message.h"
 #include "opapi/acl_meta_impl.h"
+
+#include "base/checked_math.h"
 #include "opapi/api_guard.h"
 
 namespace ge::opapi {
 
 std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& dims) {
   std::vector<int64_t> s(dims.size(), 1);
-  for (size_t i = dims.size(); i-- > 1;) s[i - 1] = s[i] * std::max<int64_t>(dims[i], 1);
+  for (size_t i = dims.size(); i-- > 1;)  // saturates (a view of huge dims is refused by its size)
+    if (!CheckedMul(s[i], std::max<int64_t>(dims[i], 1), &s[i - 1])) s[i - 1] = INT64_MAX;
   return s;
 }
 
@@ -99,12 +102,25 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
   t->dtype = static_cast<ge::DataType>(dataType);
   t->format = format == ACL_FORMAT_UNDEFINED ? ge::FORMAT_ND : static_cast<ge::Format>(format);
   t->data = tensorData;
-  // The view must stay inside its storage.
-  int64_t storage = 1, last = t->offset;
-  for (int64_t d : t->storage_dims) storage *= d;
-  for (size_t i = 0; i < t->view_dims.size(); ++i)
-    if (t->view_dims[i] > 0) last += (t->view_dims[i] - 1) * std::max<int64_t>(t->strides[i], 0);
-  if (t->Numel() > 0 && last >= storage) {
+  // Sizes in bytes must fit int64 (checked: dims come from callers), and the view must stay
+  // inside its storage, from its lowest element (negative strides) to its highest.
+  const size_t es = ge::GetSizeByDataType(t->dtype);
+  if (t->storage_dims.size() > gert::Shape::kMaxDimNum || !ge::CheckedTensorBytes(t->storage_dims, es) ||
+      !ge::CheckedTensorBytes(t->view_dims, es)) {
+    std::string msg = fmt::format("aclCreateTensor: view {} / storage {}: negative, too many or too large dims",
+                                  DimsToString(t->view_dims), DimsToString(t->storage_dims));
+    delete t;
+    return Fail<aclTensor>(msg);
+  }
+  int64_t storage = *ge::CheckedElementCount(t->storage_dims), last = t->offset, first = t->offset;
+  bool fits = true;
+  for (size_t i = 0; i < t->view_dims.size() && fits; ++i) {
+    if (t->view_dims[i] <= 0) continue;
+    int64_t step = 0;
+    fits = ge::CheckedMul<int64_t>(t->view_dims[i] - 1, t->strides[i], &step) &&
+           (step >= 0 ? ge::CheckedAdd(last, step, &last) : ge::CheckedAdd(first, step, &first));
+  }
+  if (t->Numel() > 0 && (!fits || first < 0 || last >= storage)) {
     std::string msg = fmt::format(
         "aclCreateTensor: view {} strides {} offset {} reaches element {} of a {}-element storage {}",
         DimsToString(t->view_dims), DimsToString(t->strides), offset, last, storage, DimsToString(t->storage_dims));

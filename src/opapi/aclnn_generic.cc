@@ -18,6 +18,23 @@ Status BuildGeneric(aclOpExecutor* ex, const char* api, const char* op_type, con
     GE_RETURN_IF_ERROR(BuildAttrs(api, *def, attrs ? attrs->v : kNone, &rt_attrs));
   else if (attrs && !attrs->v.empty())
     return InvalidArgument("{}: operator '{}' declares no attributes", api, op_type);
+  if (def) {  // a null element stands for an absent optional input only (kernels read the others)
+    const auto& params = def->GetInputs();
+    const size_t n = inputs->v.size();
+    size_t pos = 0;
+    for (size_t p = 0; p < params.size(); ++p) {
+      size_t fixed_after = 0;
+      for (size_t q = p + 1; q < params.size(); ++q) fixed_after += params[q].GetParamType() != ops::DYNAMIC;
+      const bool dynamic = params[p].GetParamType() == ops::DYNAMIC;
+      const size_t take = dynamic ? (n > pos + fixed_after ? n - pos - fixed_after : 0) : (pos < n ? 1 : 0);
+      if (params[p].GetParamType() != ops::OPTIONAL)
+        for (size_t k = 0; k < take; ++k)
+          if (inputs->v[pos + k] == nullptr)
+            return InvalidArgument("{}: {} input '{}' (inputs[{}]) is null; only optional inputs may be", api,
+                                   op_type, params[p].GetName(), pos + k);
+      pos += take;
+    }
+  }
   std::vector<Operand> in(inputs->v.size()), out(outputs->v.size());
   std::vector<const Operand*> in_ptrs, out_ptrs;
   for (size_t i = 0; i < inputs->v.size(); ++i) {

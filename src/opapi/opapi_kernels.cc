@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "base/defined_arith.h"
 #include "graph/types.h"
 #include "kernels/block_range.h"
 #include "kernels/broadcast.h"
@@ -43,7 +44,7 @@ void ScaleKernel(const aclrtKernelArgs* args) {
     using T = TypeOf<decltype(tag)>;
     const T* x = static_cast<const T*>(args->addrs[0]);
     T* y = static_cast<T*>(args->addrs[1]);
-    for (int64_t i = b; i < e; ++i) y[i] = static_cast<T>(x[i] * t.alpha);
+    for (int64_t i = b; i < e; ++i) y[i] = FromDouble<T>(x[i] * t.alpha);  // defined out of range (base/defined_arith.h)
   });
 }
 

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "base/defined_arith.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_cast {
@@ -53,6 +54,8 @@ void Convert(const S* x, D* y, int64_t b, int64_t e) {
       y[i].v = static_cast<uint16_t>(std::isnan(f) ? 0x7fc0u : u >> 16);
     } else if constexpr (std::is_same_v<D, Half>) {
       y[i] = D(static_cast<float>(v));
+    } else if constexpr (std::is_integral_v<D> && std::is_floating_point_v<ComputeT<S>>) {
+      y[i] = FloatToInt<D>(v);
     } else {
       y[i] = static_cast<D>(v);
     }

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "base/checked_math.h"
 #include "ops/dnnl_conv.h"
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
@@ -69,7 +70,9 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
     return InferFail(
         fmt::format("invalid strides, pads or dilations for X {} and W {}", ShapeToString(*x), ShapeToString(*wt)));
   int64_t group = *ctx->GetAttrs()->GetInt(kGroup);
-  if (group <= 0 || (x->GetDim(1) >= 0 && x->GetDim(1) != wt->GetDim(1) * group))
+  int64_t in_channels = 0;  // W's channels times group, checked (both come from the model)
+  if (group <= 0 || !ge::CheckedMul<int64_t>(wt->GetDim(1), group, &in_channels) ||
+      (x->GetDim(1) >= 0 && x->GetDim(1) != in_channels))
     return InferFail(fmt::format("expected X channels = W dim 1 ({}) * group ({}), got X {}", wt->GetDim(1), group,
                                  ShapeToString(*x)));
   gert::Shape* out = ctx->GetOutputShape(0);
@@ -222,7 +225,10 @@ ge::graphStatus FusedInferShape(gert::InferShapeContext* ctx) {
   Window3d w;
   if (!KernelShape(a, ws, k, &nk) || !ComputeWindow(xs, k, nk, a, kWinIdx, &w)) return ge::GRAPH_FAILED;
   int64_t group = *a->GetInt(kGroup);
-  if (group <= 0 || (xs.GetDim(1) >= 0 && xs.GetDim(1) != ws.GetDim(1) * group)) return ge::GRAPH_FAILED;
+  int64_t in_channels = 0;
+  if (group <= 0 || !ge::CheckedMul<int64_t>(ws.GetDim(1), group, &in_channels) ||
+      (xs.GetDim(1) >= 0 && xs.GetDim(1) != in_channels))
+    return ge::GRAPH_FAILED;
   gert::Shape* out = ctx->GetOutputShape(0);
   *out = gert::Shape({xs.GetDim(0), ws.GetDim(0)});
   for (size_t i = 0; i < nk; ++i) out->AppendDim(w.out[3 - nk + i]);
@@ -266,7 +272,9 @@ bool NhwcParams(const gert::RuntimeAttrs* a, const gert::Shape& x, const gert::S
   p->has_bias = has_bias;
   p->has_z = has_z;
   // A batch of 0 is fine (plans are per image); empty spatial dims have no primitive.
-  return p->n >= 0 && p->oh > 0 && p->ow > 0 && p->group > 0 && p->c == ws.GetDim(1) * p->group;
+  int64_t in_channels = 0;
+  return p->n >= 0 && p->oh > 0 && p->ow > 0 && p->group > 0 &&
+         ge::CheckedMul<int64_t>(ws.GetDim(1), p->group, &in_channels) && p->c == in_channels;
 }
 
 ge::graphStatus FusedTiling(gert::TilingContext* ctx) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "base/defined_arith.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_binary {
@@ -64,9 +65,10 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
 template <typename T>
 inline T Apply(BinOp op, T x, T y) {
   switch (op) {
-    case BinOp::kAdd: return x + y;
-    case BinOp::kSub: return x - y;
-    case BinOp::kMul: return x * y;
+    // Integers wrap (as numpy and ONNX Runtime) instead of overflowing (undefined): base/defined_arith.h.
+    case BinOp::kAdd: return WrapAdd(x, y);
+    case BinOp::kSub: return WrapSub(x, y);
+    case BinOp::kMul: return WrapMul(x, y);
     case BinOp::kDiv:
       // Integers: x / 0 is defined as 0; x / -1 is -x wrapping (the minimum value divided by -1
       // traps in hardware, so it is computed as an unsigned negation: INT_MIN / -1 = INT_MIN).

@@ -4,6 +4,7 @@
 // run: one SPMD kernel; variadic ops fold their inputs into the output block by block.
 #include <cmath>
 
+#include "base/defined_arith.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_nary {
@@ -152,13 +153,13 @@ void RunArith(const NaryTiling& t, const T* a, const T* b, T* y, int64_t beg, in
     case N::kBitShift:
       if constexpr (std::is_integral_v<C> && !std::is_same_v<C, bool>) {
         if (t.flag)
-          Binary(t, a, b, y, beg, end, [](C x, C z) { return C(x << z); });
+          Binary(t, a, b, y, beg, end, [](C x, C z) { return ShiftLeft<C>(x, z); });
         else
-          Binary(t, a, b, y, beg, end, [](C x, C z) { return C(x >> z); });
+          Binary(t, a, b, y, beg, end, [](C x, C z) { return ShiftRight<C>(x, z); });
       }
       break;
     case N::kMod: Binary(t, a, b, y, beg, end, [&](C x, C z) { return ModOf<C>(x, z, t.flag); }); break;
-    case N::kPRelu: Binary(t, a, b, y, beg, end, [](C x, C z) { return x < C(0) ? C(x * z) : x; }); break;
+    case N::kPRelu: Binary(t, a, b, y, beg, end, [](C x, C z) { return x < C(0) ? WrapMul<C>(x, z) : x; }); break;
     case N::kMax:
       Binary(t, a, b, y, beg, end, [](C x, C z) { return (std::isnan(double(x)) || x > z) ? x : z; });
       break;
@@ -166,7 +167,7 @@ void RunArith(const NaryTiling& t, const T* a, const T* b, T* y, int64_t beg, in
       Binary(t, a, b, y, beg, end, [](C x, C z) { return (std::isnan(double(x)) || x < z) ? x : z; });
       break;
     case N::kSum:
-    case N::kMean: Binary(t, a, b, y, beg, end, [](C x, C z) { return C(x + z); }); break;
+    case N::kMean: Binary(t, a, b, y, beg, end, [](C x, C z) { return WrapAdd<C>(x, z); }); break;
     default: break;
   }
 }
@@ -184,7 +185,7 @@ void RunPow(const NaryTiling& t, const T* a, const void* b, T* y, int64_t beg, i
   auto dt1 = static_cast<ge::DataType>(t.dtype1);
   ForEachBroadcast<2>(t.rank, t.out_dims, t.strides, beg, end, [&](int64_t i, const int64_t* o) {
     double x = static_cast<double>(static_cast<ComputeT<T>>(a[o[0]]));
-    y[i] = static_cast<T>(static_cast<ComputeT<T>>(std::pow(x, LoadDouble(b, dt1, o[1]))));
+    y[i] = static_cast<T>(FromDouble<ComputeT<T>>(std::pow(x, LoadDouble(b, dt1, o[1]))));
   });
 }
 

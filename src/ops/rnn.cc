@@ -114,7 +114,7 @@ bool ReadAttrs(const gert::RuntimeAttrs* a, int32_t cell, RnnTiling* t) {
     if (UsesAlpha(t->acts[i].kind) && ai < alphas.size()) t->acts[i].alpha = alphas[ai++];
     if (UsesBeta(t->acts[i].kind) && bi < betas.size()) t->acts[i].beta = betas[bi++];
   }
-  return t->hidden > 0 && (t->layout == 0 || t->layout == 1);
+  return t->hidden > 0 && t->hidden < (int64_t{1} << 31) && (t->layout == 0 || t->layout == 1);
 }
 
 bool ReadDims(const gert::Shape& x, RnnTiling* t) {
@@ -161,6 +161,35 @@ ge::graphStatus TilingCell(gert::TilingContext* ctx, int32_t cell) {
   t.has_init_c = cell == kLstm && present(kInitC);
   t.has_p = cell == kLstm && present(kP);
   if (t.has_seq_lens && ctx->GetInputDesc(kSeqLens)->GetDataType() != ge::DT_INT32) return ge::GRAPH_FAILED;
+  // The kernel reads every weight and state by these dims: each input must have them exactly.
+  const int64_t gh = t.gates * t.hidden;
+  const std::vector<int64_t> h_dims =
+      t.layout ? std::vector<int64_t>{t.batch, t.dirs, t.hidden} : std::vector<int64_t>{t.dirs, t.batch, t.hidden};
+  const struct {
+    int in;
+    bool used;
+    const char* name;
+    std::vector<int64_t> dims;
+  } expected[] = {{kW, true, "W", {t.dirs, gh, t.input}},
+                  {kR, true, "R", {t.dirs, gh, t.hidden}},
+                  {kB, t.has_b != 0, "B", {t.dirs, 2 * gh}},
+                  {kSeqLens, t.has_seq_lens != 0, "sequence_lens", {t.batch}},
+                  {kInitH, t.has_init_h != 0, "initial_h", h_dims},
+                  {kInitC, t.has_init_c != 0, "initial_c", h_dims},
+                  {kP, t.has_p != 0, "P", {t.dirs, 3 * t.hidden}}};
+  for (const auto& e : expected) {
+    if (!e.used) continue;
+    const gert::Shape& got = ctx->GetInputShape(e.in)->GetStorageShape();
+    bool same = got.GetDimNum() == e.dims.size();
+    for (size_t i = 0; same && i < e.dims.size(); ++i) same = got.GetDim(i) == e.dims[i];
+    if (!same) {
+      std::string want, have;
+      for (int64_t d : e.dims) want += (want.empty() ? "" : ", ") + std::to_string(d);
+      for (size_t i = 0; i < got.GetDimNum(); ++i) have += (i ? ", " : "") + std::to_string(got.GetDim(i));
+      return InferFail(std::string(e.name) + " has shape [" + have + "], expected [" + want +
+                       "] (hidden_size " + std::to_string(t.hidden) + ")");
+    }
+  }
   ctx->SetBlockDim(1);
   ctx->GetWorkspaceSizes(1)[0] = static_cast<size_t>(WorkspaceFloats(t)) * sizeof(float);
   return SetTiling(ctx, t);

@@ -143,7 +143,8 @@ bool SplitSizes(const Ctx* ctx, const gert::Shape& x, int64_t* ax, std::vector<i
       if (s < 0 || !ge::CheckedAdd(sum, s, &sum)) return false;
     return x.GetDim(*ax) < 0 || sum == x.GetDim(*ax);
   }
-  int64_t dim = x.GetDim(*ax), chunk = (dim + n_out - 1) / n_out;
+  if (n_out == 0) return false;  // no outputs to split into (the generic single-op entry allows it)
+  int64_t dim = x.GetDim(*ax), chunk = (dim + static_cast<int64_t>(n_out) - 1) / static_cast<int64_t>(n_out);
   sizes->clear();
   for (size_t i = 0; i < n_out; ++i) sizes->push_back(std::max<int64_t>(0, std::min(chunk, dim - chunk * (int64_t)i)));
   return true;

@@ -163,8 +163,10 @@ ge::graphStatus TfTiling(gert::TilingContext* ctx) {
                 x.GetDim(x.GetDimNum() - 1),
                 OutDim(a),
                 *a->GetInt(kMinGram),
-                *a->GetInt(kMaxGram),
-                *a->GetInt(kMaxSkip),
+                // No window longer than the row can match: the loops stop there (the attributes
+                // come from the model; 2^62 was a hang and an overflowing window size).
+                std::min(*a->GetInt(kMaxGram), std::max<int64_t>(x.GetDim(x.GetDimNum() - 1), 0)),
+                std::min(*a->GetInt(kMaxSkip), std::max<int64_t>(x.GetDim(x.GetDimNum() - 1), 0)),
                 static_cast<int64_t>(grams.size() / 2),
                 static_cast<int64_t>(tokens.size())};
   std::vector<float> w(t.out_dim, 1.f);

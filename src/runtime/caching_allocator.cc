@@ -2,8 +2,10 @@
 #include "runtime/caching_allocator.h"
 
 #include <bit>
+#include <cstring>
 
 #include "acl/acl_base.h"
+#include "base/guard_bytes.h"
 #include "base/log.h"
 #include "runtime/device.h"
 
@@ -18,6 +20,8 @@ size_t CachingAllocator::RoundSize(size_t size) {
   return (size + step - 1) / step * step;
 }
 
+CachingAllocator::CachingAllocator() : guard_(GuardBytes()) {}
+
 CachingAllocator::~CachingAllocator() {
   std::lock_guard<std::mutex> lk(mu_);
   EmptyCacheLocked();
@@ -28,7 +32,7 @@ CachingAllocator::~CachingAllocator() {
 
 void* CachingAllocator::Malloc(size_t size) {
   if (size == 0) return nullptr;
-  const size_t cls = RoundSize(size);
+  const size_t cls = RoundSize(guard_ > 0 ? size + static_cast<size_t>(guard_) : size);
   std::lock_guard<std::mutex> lk(mu_);
   void* ptr = nullptr;
   auto it = free_lists_.find(cls);
@@ -56,7 +60,20 @@ void* CachingAllocator::Malloc(size_t size) {
     live_.emplace(ptr, cls);
   }
   in_use_ += cls;
+  if (guard_ > 0) {
+    std::memset(static_cast<uint8_t*>(ptr) + size, kGuardByte, cls - size);
+    asked_[ptr] = size;
+  }
   return ptr;
+}
+
+int64_t CachingAllocator::CheckGuard(const void* ptr) const {
+  if (guard_ == 0 || ptr == nullptr) return -1;
+  std::lock_guard<std::mutex> lk(mu_);
+  auto a = asked_.find(ptr);
+  auto l = live_.find(const_cast<void*>(ptr));
+  if (a == asked_.end() || l == live_.end()) return -1;
+  return FirstBrokenGuardByte(static_cast<const uint8_t*>(ptr) + a->second, l->second - a->second);
 }
 
 void CachingAllocator::Free(void* ptr) {
@@ -68,6 +85,7 @@ void CachingAllocator::Free(void* ptr) {
     return;
   }
   const size_t cls = it->second;
+  if (guard_ > 0) asked_.erase(ptr);
   if (spare_nodes_.size() < kMaxSpareNodes) {
     spare_nodes_.push_back(live_.extract(it));
   } else {

@@ -13,7 +13,7 @@ namespace ge::rt {
 
 class CachingAllocator {
  public:
-  CachingAllocator() = default;
+  CachingAllocator();
   // Returns the cached blocks to the device; blocks still in use stay allocated (and are
   // reported), since a tensor may outlive its allocator.
   ~CachingAllocator();
@@ -26,6 +26,13 @@ class CachingAllocator {
   void Free(void* ptr);
   // Returns every cached block to the device.
   void EmptyCache();
+
+  // Guard bytes (base/guard_bytes.h, GE_GUARD_BYTES): with guard_bytes() > 0 every block is at
+  // least that much larger than asked, the bytes past the request are filled with kGuardByte,
+  // and CheckGuard says whether they are intact: the offset past the request of the first
+  // changed byte, or -1 (also for an unknown pointer or with guards off).
+  int64_t guard_bytes() const { return guard_; }
+  int64_t CheckGuard(const void* ptr) const;
 
   size_t BytesInUse() const;   // size-class bytes handed out and not freed
   size_t BytesCached() const;  // size-class bytes held in free lists
@@ -44,6 +51,8 @@ class CachingAllocator {
   std::vector<std::unordered_map<void*, size_t>::node_type> spare_nodes_;  // erased live_ entries, reused
   size_t in_use_ = 0;
   size_t cached_ = 0;
+  const int64_t guard_;                               // GuardBytes() at construction
+  std::unordered_map<const void*, size_t> asked_;     // with guards: block -> bytes requested
 };
 
 }  // namespace ge::rt

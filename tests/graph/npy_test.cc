@@ -71,3 +71,34 @@ TEST(Npy, UnsupportedDescrIsPrintable) {
 
 }  // namespace
 }  // namespace ge
+
+namespace ge {
+namespace {
+
+// `ge run --output /dev/full`: the write error shows when the bytes are flushed, and must not be
+// lost (the write was checked before the flush and returned OK).
+TEST(Npy, WriteToAFullDeviceFails) {
+  HostTensor t(DT_FLOAT, Shape({4}));  // fits the stream buffer: only the flush fails
+  Status st = WriteNpy("/dev/full", t);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("write failed"), std::string::npos) << st.message();
+}
+
+// The reader from bytes in memory (the fuzz harness's entry): the same checks as from a file.
+TEST(Npy, ReadsFromBytes) {
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
+  std::string bytes = std::string("\x93NUMPY\x01\x00", 8);
+  bytes.push_back(static_cast<char>(header.size()));
+  bytes.push_back('\0');
+  bytes += header;
+  HostTensor t;
+  EXPECT_FALSE(ReadNpyBytes(bytes, &t).ok());  // no data
+  float v[2] = {1.5f, -2.f};
+  bytes.append(reinterpret_cast<const char*>(v), sizeof v);
+  ASSERT_TRUE(ReadNpyBytes(bytes, &t).ok());
+  EXPECT_EQ(t.NumElements(), 2);
+  EXPECT_EQ(t.data_as<float>()[1], -2.f);
+}
+
+}  // namespace
+}  // namespace ge

@@ -12,6 +12,9 @@
 //   on host tensors, and on fresh device buffers — each checked against the reference, and the
 //   input buffers must come back unchanged.
 //                       [--data DIR] [--skips FILE] [--pass-floor FILE] [--timeout SEC] [-v]
+//                       [--guard-bytes N]
+//   --guard-bytes N (default 64; 0 off; GE_GUARD_BYTES in the environment wins): N guard bytes
+//   after every kernel output and workspace, checked after each node (host) or run (sink).
 //
 // Prints "FAIL <suite>/<case>: <reason>" per failure and "N passed, M failed, K skipped" per
 // suite and overall (last). With --pass-floor, exits non-zero when the node suite passes fewer
@@ -51,6 +54,7 @@ struct Options {
   int timeout_s = 60;
   int opt_level = 2;  // the graph optimizer's level (ModelOptions::opt_level)
   bool const_inputs = false;
+  std::string guard_bytes = "64";  // GE_GUARD_BYTES for every case (unless set in the environment)
 };
 
 struct Counts {
@@ -411,6 +415,8 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       o->const_inputs = true;
     else if (a == "--opt-level")
       o->opt_level = std::atoi(next().c_str());
+    else if (a == "--guard-bytes")
+      o->guard_bytes = next();
     else if (a == "-v")
       o->verbose = true;
     else {
@@ -429,6 +435,9 @@ int main(int argc, char** argv) {
   opt.skips_file = GE_ONNX_BACKEND_DIR "/skips.txt";
 #endif
   if (!ParseArgs(argc, argv, &opt)) return 2;
+  // Guard bytes after every kernel output and workspace (base/guard_bytes.h), checked after each
+  // node (host) or run (sink): a kernel writing one element too far fails its case.
+  setenv("GE_GUARD_BYTES", opt.guard_bytes.c_str(), 0);
   auto skips = LoadSkips(opt.skips_file);
   std::map<std::string, std::vector<std::string>> by_reason;
   Counts total, node;

@@ -136,3 +136,71 @@ TEST_F(AclnnMisuse, CatMismatch) {
 
 }  // namespace
 }  // namespace ge::testing
+
+// Found by fuzz/aclnn_fuzzer.cc: dims whose element count or strides overflow int64 were
+// multiplied unchecked (signed overflow) before the view-inside-storage check.
+TEST(AclnnCreateTensor, RefusesDimsWhoseSizeOverflows) {
+  const int64_t huge[3] = {int64_t{1} << 40, int64_t{1} << 40, 8};
+  EXPECT_EQ(aclCreateTensor(huge, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, huge, 3, nullptr), nullptr);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("too large"), std::string::npos) << aclGetRecentErrMsg();
+  const int64_t zero_but_huge[3] = {0, int64_t{1} << 62, 8};  // no elements, strides would overflow
+  aclTensor* t = aclCreateTensor(zero_but_huge, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, zero_but_huge, 3, nullptr);
+  EXPECT_NE(t, nullptr) << aclGetRecentErrMsg();
+  aclDestroyTensor(t);
+  // A negative stride reaching before the storage.
+  float data[4] = {};
+  const int64_t dims[1] = {3}, stride[1] = {-1}, storage[1] = {4};
+  EXPECT_EQ(aclCreateTensor(dims, 1, ACL_FLOAT, stride, 1, ACL_FORMAT_ND, storage, 1, data), nullptr);
+  aclTensor* ok = aclCreateTensor(dims, 1, ACL_FLOAT, stride, 2, ACL_FORMAT_ND, storage, 1, data);
+  EXPECT_NE(ok, nullptr) << aclGetRecentErrMsg();
+  aclDestroyTensor(ok);
+}
+
+// Found by fuzz/aclnn_fuzzer.cc: the generic entry took a null list element as an absent input
+// anywhere; Concat's (variadic, required) inputs reached its shape function as null.
+TEST(AclnnGeneric, NullOnlyForOptionalInputs) {
+  uint32_t cores = 0;
+  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  float data[2] = {1, 2};
+  const int64_t dims[1] = {2};
+  aclTensor* a = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, data);
+  const int64_t out_dims[1] = {4};
+  float out_data[4] = {};
+  aclTensor* out = aclCreateTensor(out_dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, out_dims, 1, out_data);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(out, nullptr);
+  const aclTensor* ins[2] = {a, nullptr};
+  aclTensorList* in_list = aclCreateTensorList(ins, 2);
+  const aclTensor* outs[1] = {out};
+  aclTensorList* out_list = aclCreateTensorList(outs, 1);
+  aclOpAttrs* attrs = aclCreateOpAttrs();
+  aclOpAttrsSetInt(attrs, "axis", 0);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_NE(aclnnOpGetWorkspaceSize("Concat", in_list, out_list, attrs, &ws, &ex), ACLNN_SUCCESS);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("is null"), std::string::npos) << aclGetRecentErrMsg();
+  aclDestroyOpAttrs(attrs);
+  aclDestroyTensorList(in_list);
+  aclDestroyTensorList(out_list);
+  aclDestroyTensor(a);
+  aclDestroyTensor(out);
+}
+
+// Found by fuzz/aclnn_fuzzer.cc: Split through the generic entry with no outputs divided by zero.
+TEST(AclnnGeneric, SplitWithNoOutputsIsAnError) {
+  uint32_t cores = 0;
+  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  float data[4] = {1, 2, 3, 4};
+  const int64_t dims[1] = {4};
+  aclTensor* a = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, data);
+  ASSERT_NE(a, nullptr);
+  const aclTensor* ins[1] = {a};
+  aclTensorList* in_list = aclCreateTensorList(ins, 1);
+  aclTensorList* out_list = aclCreateTensorList(nullptr, 0);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_NE(aclnnOpGetWorkspaceSize("Split", in_list, out_list, nullptr, &ws, &ex), ACLNN_SUCCESS);
+  aclDestroyTensorList(in_list);
+  aclDestroyTensorList(out_list);
+  aclDestroyTensor(a);
+}

@@ -25,8 +25,13 @@ class Shape {
   void SetDim(size_t i, int64_t v) {
     if (i < dim_num_) dims_[i] = v;
   }
+  // Past kMaxDimNum dims the shape is marked invalid (its last dim becomes kInvalidDimValue,
+  // which shape inference reports as a rank error) instead of being truncated silently.
   Shape& AppendDim(int64_t v) {
-    if (dim_num_ < kMaxDimNum) dims_[dim_num_++] = v;
+    if (dim_num_ < kMaxDimNum)
+      dims_[dim_num_++] = v;
+    else
+      dims_[kMaxDimNum - 1] = kInvalidDimValue;
     return *this;
   }
   bool IsScalar() const { return dim_num_ == 0; }

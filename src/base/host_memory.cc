@@ -1,0 +1,58 @@
+#include "base/host_memory.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "base/checked_math.h"
+
+namespace ge {
+namespace {
+
+std::atomic<int64_t> g_in_use{0};
+std::atomic<int64_t> g_override{0};
+
+int64_t DefaultLimit() {
+  static const int64_t limit = [] {
+    if (const char* env = std::getenv("GE_HOST_MEMORY_LIMIT")) {
+      auto v = ParseInt64(env);
+      if (v && *v > 0) return *v;
+    }
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0) return INT64_MAX;
+    return static_cast<int64_t>(pages) / 4 * 3 * page;
+  }();
+  return limit;
+}
+
+}  // namespace
+
+int64_t HostMemoryLimit() {
+  const int64_t o = g_override.load(std::memory_order_relaxed);
+  return o > 0 ? o : DefaultLimit();
+}
+
+int64_t HostMemoryInUse() { return g_in_use.load(std::memory_order_relaxed); }
+
+void ReserveHostMemory(int64_t bytes) {
+  if (bytes <= 0) return;
+  const int64_t limit = HostMemoryLimit();
+  const int64_t before = g_in_use.fetch_add(bytes, std::memory_order_relaxed);
+  if (bytes > limit || before > limit - bytes) {
+    g_in_use.fetch_sub(bytes, std::memory_order_relaxed);
+    throw HostMemoryLimitError(fmt::format(
+        "a {}-byte host tensor would exceed the host memory limit of {} bytes ({} in use; GE_HOST_MEMORY_LIMIT)",
+        bytes, limit, before));
+  }
+}
+
+void ReleaseHostMemory(int64_t bytes) {
+  if (bytes > 0) g_in_use.fetch_sub(bytes, std::memory_order_relaxed);
+}
+
+void SetHostMemoryLimitForTesting(int64_t bytes) { g_override.store(bytes > 0 ? bytes : 0); }
+
+}  // namespace ge

@@ -1,0 +1,385 @@
+// Regression tests for what the fuzzers (fuzz/) found, one per root cause; the crashing inputs
+// themselves are kept in fuzz/regressions/<harness>/ and replayed by CTest (fuzz_replay_*).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "api/model.h"
+#include "base/host_memory.h"
+#include "onnx/onnx_pb.h"
+#include "../ops/ops_test_util.h"
+#include "parser/onnx/onnx_parser.h"
+
+namespace ge {
+namespace {
+
+using testing::F32;
+using testing::I64;
+
+void AddInput(onnx::GraphProto* g, const std::string& name, int elem_type, std::vector<int64_t> dims) {
+  auto* v = g->add_input();
+  v->set_name(name);
+  auto* tt = v->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(elem_type);
+  tt->mutable_shape();
+  for (int64_t d : dims) {
+    if (d < 0)
+      tt->mutable_shape()->add_dim()->set_dim_param("N");
+    else
+      tt->mutable_shape()->add_dim()->set_dim_value(d);
+  }
+}
+
+void AddOutput(onnx::GraphProto* g, const std::string& name, int elem_type, int rank = 0) {
+  auto* v = g->add_output();
+  v->set_name(name);
+  auto* tt = v->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(elem_type);
+  tt->mutable_shape();
+  for (int d = 0; d < rank; ++d) tt->mutable_shape()->add_dim()->set_dim_param("D" + std::to_string(d));
+}
+
+onnx::NodeProto* AddNode(onnx::GraphProto* g, const std::string& op, std::vector<std::string> in,
+                         std::vector<std::string> out) {
+  auto* n = g->add_node();
+  n->set_op_type(op);
+  n->set_name(op + "_" + std::to_string(g->node_size()));
+  for (auto& s : in) n->add_input(s);
+  for (auto& s : out) n->add_output(s);
+  return n;
+}
+
+std::unique_ptr<Model> Load(const onnx::ModelProto& m) {
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  EXPECT_TRUE(st.ok()) << st.message();
+  if (!st.ok()) return nullptr;
+  std::unique_ptr<Model> model;
+  st = Model::FromGraph(graph, ModelOptions{}, &model);
+  EXPECT_TRUE(st.ok()) << st.message();
+  return model;
+}
+
+onnx::ModelProto NewModel() {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  m.mutable_graph()->set_name("g");
+  return m;
+}
+
+// SplitToSequence copied split sizes as given: negative sizes or sizes not summing to the axis
+// length read and wrote past the tensors (SIGSEGV from the backend data's sequence_model8 with
+// split values [-2, 1, 2]); a chunk size <= 0 looped forever.
+TEST(FuzzRegression, SplitToSequenceChecksTheSplitSizes) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {-1});
+  AddInput(g, "S", onnx::TensorProto::INT64, {3});
+  AddNode(g, "SplitToSequence", {"X", "S"}, {"seq"});
+  AddNode(g, "SequenceLength", {"seq"}, {"len"});
+  AddOutput(g, "len", onnx::TensorProto::INT64);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  std::vector<HostTensor> out;
+  ASSERT_TRUE(model->Run({F32({3}, {1, 2, 3}), I64({3}, {1, 1, 1})}, &out).ok());
+  EXPECT_EQ(out[0].data_as<int64_t>()[0], 3);
+  for (auto bad : {std::vector<int64_t>{-2, 1, 2}, {1, 1, 2}, {0, 0, 2}}) {
+    Status st = model->Run({F32({3}, {1, 2, 3}), I64({3}, bad)}, &out);
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("split sizes"), std::string::npos) << st.message();
+  }
+}
+
+TEST(FuzzRegression, SplitToSequenceRejectsANonPositiveChunk) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {-1});
+  AddInput(g, "S", onnx::TensorProto::INT64, {});
+  AddNode(g, "SplitToSequence", {"X", "S"}, {"seq"});
+  AddNode(g, "SequenceLength", {"seq"}, {"len"});
+  AddOutput(g, "len", onnx::TensorProto::INT64);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  std::vector<HostTensor> out;
+  for (int64_t chunk : {0, -1}) {
+    Status st = model->Run({F32({3}, {1, 2, 3}), I64({}, {chunk})}, &out);
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("positive chunk"), std::string::npos) << st.message();
+  }
+}
+
+// ConcatFromSequence trusted its axis and the elements' shapes (the sequence's elements may
+// differ in any dim).
+TEST(FuzzRegression, ConcatFromSequenceChecksAxisAndShapes) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "A", onnx::TensorProto::FLOAT, {-1, -1});
+  AddInput(g, "B", onnx::TensorProto::FLOAT, {-1, -1});
+  AddNode(g, "SequenceConstruct", {"A", "B"}, {"seq"});
+  auto* cat = AddNode(g, "ConcatFromSequence", {"seq"}, {"Y"});
+  auto* axis = cat->add_attribute();
+  axis->set_name("axis");
+  axis->set_type(onnx::AttributeProto::INT);
+  axis->set_i(1);
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 2);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  std::vector<HostTensor> out;
+  ASSERT_TRUE(model->Run({F32({1, 2}, {1, 2}), F32({1, 1}, {3})}, &out).ok());
+  EXPECT_EQ(testing::Floats(out[0]), (std::vector<float>{1, 2, 3}));
+  Status st = model->Run({F32({1, 2}, {1, 2}), F32({2, 1}, {3, 4})}, &out);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("cannot concatenate"), std::string::npos) << st.message();
+}
+
+// Cast from a floating type to an integer type converted out-of-range values with a plain
+// static_cast (undefined behaviour: -1.0 to uint32 under UBSan). Now through int64, as x86 and
+// numpy give: -1 -> 4294967295; NaN and beyond int64 -> INT64_MIN's low bits.
+TEST(FuzzRegression, CastFloatToIntegerOutOfRangeIsDefined) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::DOUBLE, {4});
+  auto* cast = AddNode(g, "Cast", {"X"}, {"Y"});
+  auto* to = cast->add_attribute();
+  to->set_name("to");
+  to->set_type(onnx::AttributeProto::INT);
+  to->set_i(onnx::TensorProto::UINT32);
+  AddOutput(g, "Y", onnx::TensorProto::UINT32, 1);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  HostTensor x(DT_DOUBLE, Shape({4}));
+  const double v[4] = {-1.0, 3.5, std::nan(""), 1e30};
+  std::memcpy(x.mutable_data(), v, sizeof v);
+  std::vector<HostTensor> out;
+  ASSERT_TRUE(model->Run({x}, &out).ok());
+  const auto* y = out[0].data_as<uint32_t>();
+  EXPECT_EQ(y[0], 4294967295u);
+  EXPECT_EQ(y[1], 3u);
+  EXPECT_EQ(y[2], 0u);
+  EXPECT_EQ(y[3], 0u);
+}
+
+// One binary node on two inputs of `elem` type, shape [n].
+std::unique_ptr<Model> Binary(const std::string& op, int elem, int64_t n,
+                              std::vector<std::pair<std::string, std::string>> str_attrs = {}) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "A", elem, {n});
+  AddInput(g, "B", elem, {n});
+  auto* node = AddNode(g, op, {"A", "B"}, {"Y"});
+  for (auto& [k, v] : str_attrs) {
+    auto* a = node->add_attribute();
+    a->set_name(k);
+    a->set_type(onnx::AttributeProto::STRING);
+    a->set_s(v);
+  }
+  AddOutput(g, "Y", elem, 1);
+  return Load(m);
+}
+
+// Integer Add/Sub/Mul overflowed signed types (undefined); they wrap as numpy does.
+TEST(FuzzRegression, IntegerAddSubMulWrap) {
+  for (const char* mode_op : {"Add", "Sub", "Mul"}) {
+    auto model = Binary(mode_op, onnx::TensorProto::INT64, 1);
+    ASSERT_NE(model, nullptr);
+    std::vector<HostTensor> out;
+    const int64_t big = INT64_MAX;
+    ASSERT_TRUE(model->Run({I64({1}, {big}), I64({1}, {std::string(mode_op) == "Sub" ? -2 : 2})}, &out).ok());
+    EXPECT_EQ(out[0].data_as<int64_t>()[0], std::string(mode_op) == "Mul" ? -2 : INT64_MIN + 1) << mode_op;
+  }
+}
+
+// BitShift by the type's width or more shifted by an undefined amount; it gives 0 (numpy).
+TEST(FuzzRegression, BitShiftByTheWidthOrMoreIsZero) {
+  for (const char* dir : {"LEFT", "RIGHT"}) {
+    auto model = Binary("BitShift", onnx::TensorProto::UINT8, 3, {{"direction", dir}});
+    ASSERT_NE(model, nullptr);
+    HostTensor x(DT_UINT8, Shape({3})), s(DT_UINT8, Shape({3}));
+    const uint8_t xv[3] = {1, 255, 128}, sv[3] = {255, 8, 1};
+    std::memcpy(x.mutable_data(), xv, 3);
+    std::memcpy(s.mutable_data(), sv, 3);
+    std::vector<HostTensor> out;
+    ASSERT_TRUE(model->Run({x, s}, &out).ok());
+    const auto* y = out[0].data_as<uint8_t>();
+    EXPECT_EQ(y[0], 0);
+    EXPECT_EQ(y[1], 0);
+    EXPECT_EQ(y[2], std::string(dir) == "LEFT" ? 0 : 64);
+  }
+}
+
+// A GRU whose hidden_size contradicts W/R: the kernel read them by hidden_size (SEGV). Now a
+// compile error naming the input and both shapes.
+TEST(FuzzRegression, GruWeightsMustMatchHiddenSize) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {1, 2, 3});
+  AddInput(g, "W", onnx::TensorProto::FLOAT, {1, 15, 3});
+  AddInput(g, "R", onnx::TensorProto::FLOAT, {1, 15, 5});
+  auto* gru = AddNode(g, "GRU", {"X", "W", "R"}, {"", "Y_h"});
+  auto* h = gru->add_attribute();
+  h->set_name("hidden_size");
+  h->set_type(onnx::AttributeProto::INT);
+  h->set_i(1000);
+  AddOutput(g, "Y_h", onnx::TensorProto::FLOAT, 3);
+  std::shared_ptr<Graph> graph;
+  ASSERT_TRUE(LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph).ok());
+  std::unique_ptr<Model> model;
+  Status st = Model::FromGraph(graph, ModelOptions{}, &model);
+  if (st.ok()) {  // a host model: the error comes from the run
+    HostTensor x(DT_FLOAT, Shape({1, 2, 3})), w(DT_FLOAT, Shape({1, 15, 3})), r(DT_FLOAT, Shape({1, 15, 5}));
+    std::vector<HostTensor> out;
+    st = model->Run({x, w, r}, &out);
+  }
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("W has shape [1, 15, 3], expected [1, 3000, 3]"), std::string::npos) << st.message();
+}
+
+// Mean("data_0", ""): an empty name among a variadic op's inputs reached the tiling as a null
+// tensor. Every input of a dynamic (variadic) parameter must be given.
+TEST(FuzzRegression, VariadicInputsMustNotBeEmpty) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "A", onnx::TensorProto::FLOAT, {3});
+  AddNode(g, "Mean", {"A", ""}, {"Y"});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 1);
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  if (st.ok()) {
+    std::unique_ptr<Model> model;
+    st = Model::FromGraph(graph, ModelOptions{}, &model);
+  }
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("is empty"), std::string::npos) << st.message();
+}
+
+// Host tensors are accounted against GE_HOST_MEMORY_LIMIT (base/host_memory.h): over it, an
+// allocation fails with an out-of-memory error naming the sizes, never the OOM killer.
+TEST(HostMemoryLimit, HostTensorsAreAccountedAndLimited) {
+  SetHostMemoryLimitForTesting(int64_t{64} << 20);
+  const int64_t before = HostMemoryInUse();
+  {
+    HostTensor t(DT_FLOAT, Shape({1 << 20}));
+    EXPECT_EQ(HostMemoryInUse(), before + (4 << 20));
+    HostTensor copy = t;  // shares the bytes: counted once
+    EXPECT_EQ(HostMemoryInUse(), before + (4 << 20));
+  }
+  EXPECT_EQ(HostMemoryInUse(), before);
+  EXPECT_THROW(HostTensor(DT_FLOAT, Shape({int64_t{1} << 25})), HostMemoryLimitError);
+  EXPECT_EQ(HostMemoryInUse(), before);
+
+  // Through the API: ConstantOfShape of 2^25 floats (128 MiB) from a run-time shape.
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "S", onnx::TensorProto::INT64, {1});
+  AddNode(g, "ConstantOfShape", {"S"}, {"Y"});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 1);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  std::vector<HostTensor> out;
+  ASSERT_TRUE(model->Run({I64({1}, {4})}, &out).ok());
+  Status st = model->Run({I64({1}, {int64_t{1} << 25})}, &out);
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(st.code(), Status::kOutOfMemory) << st.message();
+  EXPECT_NE(st.message().find("host memory limit"), std::string::npos) << st.message();
+  SetHostMemoryLimitForTesting(0);
+}
+
+// Shapes above 25 dims (gert::Shape's capacity) were truncated silently; now an error.
+TEST(RankLimit, AnOutputAbove25DimsIsAnError) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, std::vector<int64_t>(25, 1));
+  auto* axes = g->add_initializer();
+  axes->set_name("axes");
+  axes->set_data_type(onnx::TensorProto::INT64);
+  axes->add_dims(1);
+  axes->add_int64_data(0);
+  AddNode(g, "Unsqueeze", {"X", "axes"}, {"Y"});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 26);
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  std::unique_ptr<Model> model;
+  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("more than 25 dims"), std::string::npos) << st.message();
+}
+
+TEST(RankLimit, AnInputAbove25DimsIsAnError) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {-1});
+  AddNode(g, "Relu", {"X"}, {"Y"});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 1);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  // The declared rank is 1, so a rank-26 tensor is refused by the rank check either way; the
+  // message says which limit.
+  std::vector<HostTensor> out;
+  Status st = model->Run({HostTensor(DT_FLOAT, Shape(std::vector<int64_t>(26, 1)))}, &out);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("rank 26 is above the most GE supports (25)"), std::string::npos) << st.message();
+}
+
+onnx::AttributeProto* IntAttr(onnx::NodeProto* n, const std::string& name, int64_t v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(v);
+  return a;
+}
+
+onnx::AttributeProto* IntsAttr(onnx::NodeProto* n, const std::string& name, std::vector<int64_t> v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INTS);
+  for (int64_t x : v) a->add_ints(x);
+  return a;
+}
+
+// TfIdfVectorizer looped up to max_gram_length / max_skip_count as given (2^62: a hang, and an
+// overflowing window size); windows longer than the row are now not tried.
+TEST(FuzzRegression, TfIdfHugeGramLengthAndSkipFinish) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::INT64, {1, 4});
+  auto* n = AddNode(g, "TfIdfVectorizer", {"X"}, {"Y"});
+  IntAttr(n, "min_gram_length", 1);
+  IntAttr(n, "max_gram_length", int64_t{1} << 62);
+  IntAttr(n, "max_skip_count", int64_t{1} << 62);
+  IntsAttr(n, "ngram_counts", {0});
+  IntsAttr(n, "ngram_indexes", {0});
+  IntsAttr(n, "pool_int64s", {1});
+  auto* mode = n->add_attribute();
+  mode->set_name("mode");
+  mode->set_type(onnx::AttributeProto::STRING);
+  mode->set_s("TF");
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 2);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  std::vector<HostTensor> out;
+  ASSERT_TRUE(model->Run({I64({1, 4}, {1, 2, 1, 3})}, &out).ok());
+  EXPECT_EQ(testing::Floats(out[0]), (std::vector<float>{2}));
+}
+
+// Conv checked X's channels against W's channels * group with a plain multiply (signed overflow).
+TEST(FuzzRegression, ConvGroupTimesChannelsOverflowIsAnError) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {1, 4, 3, 3});
+  AddInput(g, "W", onnx::TensorProto::FLOAT, {1, int64_t{1} << 62, 1, 1});
+  auto* n = AddNode(g, "Conv", {"X", "W"}, {"Y"});
+  IntAttr(n, "group", 4);
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  std::unique_ptr<Model> model;
+  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  EXPECT_FALSE(st.ok());
+}
+
+}  // namespace
+}  // namespace ge
