@@ -72,6 +72,7 @@ struct ConcatTiling {
 };
 
 ge::graphStatus ConcatShape(gert::InferShapeContext* ctx) {
+  if (ctx->GetInputShape(0) == nullptr) return ge::GRAPH_FAILED;  // no inputs (the generic single-op entry)
   const gert::Shape& x0 = *ctx->GetInputShape(0);
   int64_t ax;
   if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, 0), x0.GetDimNum(), &ax)) return ge::GRAPH_FAILED;

@@ -413,5 +413,21 @@ TEST(FuzzRegression, PoolWindowWhoseElementCountOverflowsIsAnError) {
   EXPECT_FALSE(st.ok());
 }
 
+// ConvTranspose computed its output size with unchecked multiplies of model attributes.
+TEST(FuzzRegression, ConvTransposeHugeStrideIsAnError) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {1, 1, 3, 3});
+  AddInput(g, "W", onnx::TensorProto::FLOAT, {1, 1, 2, 2});
+  auto* n = AddNode(g, "ConvTranspose", {"X", "W"}, {"Y"});
+  IntsAttr(n, "strides", {INT64_MAX, 1});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  std::unique_ptr<Model> model;
+  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  EXPECT_FALSE(st.ok());
+}
+
 }  // namespace
 }  // namespace ge
