@@ -230,3 +230,20 @@ TEST(AclnnGeneric, WhereTakesAnyNonzeroConditionByteAsTrue) {
   aclDestroyTensorList(out_list);
   for (aclTensor* t : {tc, tx, tz, ty}) aclDestroyTensor(t);
 }
+
+// Found by fuzz/aclnn_fuzzer.cc: a batched MatMul with an empty batch divided by zero in its
+// tiling. An empty batch is an empty result.
+TEST(AclnnMatmulEdge, EmptyBatchIsAnEmptyResult) {
+  uint32_t cores = 0;
+  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::DeviceBuffer<float> a(1), b(12), c(1);
+  const int64_t ad[3] = {0, 2, 3}, bd[2] = {3, 4}, cd[3] = {0, 2, 4};
+  aclTensor* ta = aclCreateTensor(ad, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, ad, 3, a.get());
+  aclTensor* tb = aclCreateTensor(bd, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, bd, 2, b.get());
+  aclTensor* tc = aclCreateTensor(cd, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, cd, 3, c.get());
+  ASSERT_TRUE(ta && tb && tc) << aclGetRecentErrMsg();
+  int64_t launched = ge::testing::RunTwoPhase(
+      [&](uint64_t* ws, aclOpExecutor** ex) { return aclnnMatmulGetWorkspaceSize(ta, tb, tc, 0, ws, ex); }, aclnnMatmul);
+  EXPECT_GE(launched, 0);
+  for (aclTensor* t : {ta, tb, tc}) aclDestroyTensor(t);
+}
