@@ -75,6 +75,16 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
 
 template <N kOp>
 ge::graphStatus InferDataType(gert::InferDataTypeContext* ctx) {
+  // The kernels read every data input as the first one's type (Pow's exponent and Where's
+  // condition aside): BitShift(uint32, uint8) read the uint8 input 4 bytes at a time.
+  if constexpr (kOp != N::kPow) {
+    const size_t first = kOp == N::kWhere ? 1 : 0;
+    for (size_t i = first + 1; i < ctx->GetComputeNodeInputNum(); ++i)
+      if (ctx->GetInputDataType(i) != ctx->GetInputDataType(first))
+        return InferFail("input " + std::to_string(i) + " is " + ge::DataTypeName(ctx->GetInputDataType(i)) +
+                         ", input " + std::to_string(first) + " is " +
+                         ge::DataTypeName(ctx->GetInputDataType(first)) + ": they must have the same type");
+  }
   if (IsCompare(kOp)) return ctx->SetOutputDataType(0, ge::DT_BOOL);
   return ctx->SetOutputDataType(0, ctx->GetInputDataType(kOp == N::kWhere ? 1 : 0));
 }

@@ -429,5 +429,25 @@ TEST(FuzzRegression, ConvTransposeHugeStrideIsAnError) {
   EXPECT_FALSE(st.ok());
 }
 
+// BitShift(uint32 scalar, uint8 [3, 255]) read the uint8 input as uint32 (heap overflow): the
+// elementwise n-ary ops require their data inputs to share one type.
+TEST(FuzzRegression, NaryOpsRequireOneInputType) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::UINT32, {});
+  AddInput(g, "Y", onnx::TensorProto::UINT8, {3, 255});
+  auto* n = AddNode(g, "BitShift", {"X", "Y"}, {"Z"});
+  auto* dir = n->add_attribute();
+  dir->set_name("direction");
+  dir->set_type(onnx::AttributeProto::STRING);
+  dir->set_s("LEFT");
+  AddOutput(g, "Z", onnx::TensorProto::UINT32, 2);
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  std::unique_ptr<Model> model;
+  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  ASSERT_FALSE(st.ok());
+}
+
 }  // namespace
 }  // namespace ge
