@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "base/checked_math.h"
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
 
@@ -38,7 +39,7 @@ bool ComputeGeometry(const gert::Shape& x, const gert::Shape& w, const gert::Run
   t->group = group;
   t->cg = t->c / group;
   t->mg = w.GetDim(1);
-  t->m = t->mg * group;
+  if (!ge::CheckedMul<int64_t>(t->mg, group, &t->m)) return false;
   t->k = t->p = t->op = 1;
   for (int d = 0; d < 3; ++d) {
     int off = static_cast<int>(d) - static_cast<int>(3 - nk);  // spatial index, <0 for padding dims
@@ -47,10 +48,19 @@ bool ComputeGeometry(const gert::Shape& x, const gert::Shape& w, const gert::Run
     int64_t k = real ? (ks.size() == nk ? ks[off] : w.GetDim(2 + off)) : 1;
     int64_t s = real && st.size() == nk ? st[off] : 1, dl = real && dil.size() == nk ? dil[off] : 1;
     int64_t op = real && opad.size() == nk ? opad[off] : 0;
-    int64_t full = s * (in - 1) + op + (k - 1) * dl + 1;
+    // Checked: strides, kernel, dilations and output padding come from the model.
+    if (in <= 0 || k <= 0 || s <= 0 || dl <= 0 || op < 0) return false;
+    int64_t full = 0, span = 0;
+    if (!ge::CheckedMul(s, in - 1, &full) || !ge::CheckedAdd(full, op, &full) ||
+        !ge::CheckedMul(k - 1, dl, &span) || !ge::CheckedAdd(full, span, &full) || !ge::CheckedAdd<int64_t>(full, 1, &full))
+      return false;
     int64_t pb = 0, pe = 0, out;
     if (real && (oshape.size() == nk || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER")) {
-      out = oshape.size() == nk ? oshape[off] : in * s;
+      if (oshape.size() == nk)
+        out = oshape[off];
+      else if (!ge::CheckedMul(in, s, &out))
+        return false;
+      if (out <= 0) return false;
       int64_t total = std::max<int64_t>(0, full - out);
       pb = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
     } else {
@@ -58,18 +68,18 @@ bool ComputeGeometry(const gert::Shape& x, const gert::Shape& w, const gert::Run
         pb = pads[off];
         pe = pads[nk + off];
       }
-      out = full - pb - pe;
+      if (pb < 0 || pe < 0) return false;
+      out = full - pb - pe;  // all non-negative: no overflow
     }
-    if (in <= 0 || k <= 0 || s <= 0 || dl <= 0 || out <= 0) return false;
+    if (out <= 0) return false;
     t->in[d] = in;
     t->out[d] = out;
     t->kernel[d] = k;
     t->stride[d] = s;
     t->dilation[d] = dl;
     t->pad_begin[d] = pb;
-    t->k *= k;
-    t->p *= in;
-    t->op *= out;
+    if (!ge::CheckedMul(t->k, k, &t->k) || !ge::CheckedMul(t->p, in, &t->p) || !ge::CheckedMul(t->op, out, &t->op))
+      return false;
   }
   return true;
 }

@@ -75,6 +75,16 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
 
 template <N kOp>
 ge::graphStatus InferDataType(gert::InferDataTypeContext* ctx) {
+  // The kernels read every data input as the first one's type (Pow's exponent and Where's
+  // condition aside): BitShift(uint32, uint8) read the uint8 input 4 bytes at a time.
+  if constexpr (kOp != N::kPow) {
+    const size_t first = kOp == N::kWhere ? 1 : 0;
+    for (size_t i = first + 1; i < ctx->GetComputeNodeInputNum(); ++i)
+      if (ctx->GetInputDataType(i) != ctx->GetInputDataType(first))
+        return InferFail("input " + std::to_string(i) + " is " + ge::DataTypeName(ctx->GetInputDataType(i)) +
+                         ", input " + std::to_string(first) + " is " +
+                         ge::DataTypeName(ctx->GetInputDataType(first)) + ": they must have the same type");
+  }
   if (IsCompare(kOp)) return ctx->SetOutputDataType(0, ge::DT_BOOL);
   return ctx->SetOutputDataType(0, ctx->GetInputDataType(kOp == N::kWhere ? 1 : 0));
 }
@@ -191,12 +201,16 @@ void RunPow(const NaryTiling& t, const T* a, const void* b, T* y, int64_t beg, i
 
 template <typename T>
 void RunWhere(const NaryTiling& t, void* const* addrs, int64_t beg, int64_t end) {
-  const bool* c = static_cast<const bool*>(addrs[0]);
-  const T* x = static_cast<const T*>(addrs[1]);
-  const T* z = static_cast<const T*>(addrs[2]);
-  T* y = static_cast<T*>(addrs[3]);
+  // The condition's bytes come from the caller: any nonzero byte is true (reading 157 as a C++
+  // bool is undefined).
+  // Bool values are copied as bytes for the same reason.
+  using S = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
+  const uint8_t* c = static_cast<const uint8_t*>(addrs[0]);
+  const S* x = static_cast<const S*>(addrs[1]);
+  const S* z = static_cast<const S*>(addrs[2]);
+  S* y = static_cast<S*>(addrs[3]);
   ForEachBroadcast<3>(t.rank, t.out_dims, t.strides, beg, end,
-                      [&](int64_t i, const int64_t* o) { y[i] = c[o[0]] ? x[o[1]] : z[o[2]]; });
+                      [&](int64_t i, const int64_t* o) { y[i] = c[o[0]] != 0 ? x[o[1]] : z[o[2]]; });
 }
 
 // Max/Min/Sum/Mean over n inputs: out = in0 (broadcast), then out = op(out, in_k).

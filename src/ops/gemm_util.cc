@@ -1,4 +1,5 @@
 #include "ops/gemm_util.h"
+#include "base/defined_arith.h"
 
 #ifdef GE_HAVE_DNNL
 #include <dnnl.h>
@@ -12,15 +13,16 @@ void GemmRef(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T
              int64_t ldb, T beta, T* c, int64_t ldc) {
   for (int64_t i = 0; i < m; ++i) {
     T* crow = c + i * ldc;
-    for (int64_t j = 0; j < n; ++j) crow[j] = beta == T(0) ? T(0) : T(beta * crow[j]);
+    // Integer T wraps (base/defined_arith.h) instead of overflowing; floats are unchanged.
+    for (int64_t j = 0; j < n; ++j) crow[j] = beta == T(0) ? T(0) : WrapMul<T>(beta, crow[j]);
     for (int64_t p = 0; p < k; ++p) {
-      T av = T(alpha * (ta ? a[p * lda + i] : a[i * lda + p]));
+      T av = WrapMul<T>(alpha, ta ? a[p * lda + i] : a[i * lda + p]);
       if (av == T(0)) continue;
       if (!tb) {
         const T* brow = b + p * ldb;
-        for (int64_t j = 0; j < n; ++j) crow[j] += av * brow[j];
+        for (int64_t j = 0; j < n; ++j) crow[j] = WrapAdd<T>(crow[j], WrapMul<T>(av, brow[j]));
       } else {
-        for (int64_t j = 0; j < n; ++j) crow[j] += av * b[j * ldb + p];
+        for (int64_t j = 0; j < n; ++j) crow[j] = WrapAdd<T>(crow[j], WrapMul<T>(av, b[j * ldb + p]));
       }
     }
   }

@@ -2,6 +2,7 @@
 // (alpha * op(A) * op(B) + beta * C). Tiling splits the batch x rows space over the cores.
 #include <fmt/format.h>
 
+#include "base/checked_math.h"
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
 
@@ -77,10 +78,13 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   }
   BroadcastStrides(ab, ob, t.a_bstride);
   BroadcastStrides(bb, ob, t.b_bstride);
-  int64_t flops = t.batch * t.m * t.n * std::max<int64_t>(t.k, 1);
+  int64_t flops = 1;  // saturating: only sizes the split
+  for (int64_t f : {t.batch, t.m, t.n, std::max<int64_t>(t.k, 1)})
+    if (!ge::CheckedMul(flops, f, &flops)) flops = INT64_MAX;
   uint32_t blocks = ChooseBlockDim(ctx, flops, 1 << 18);
-  t.m_chunks = std::min<int64_t>(std::max<int64_t>(1, (blocks + t.batch - 1) / t.batch), std::max<int64_t>(t.m, 1));
-  ctx->SetBlockDim(static_cast<uint32_t>(std::min<int64_t>(blocks, t.batch * t.m_chunks)));
+  const int64_t batch = std::max<int64_t>(t.batch, 1);  // an empty batch: one (empty) block
+  t.m_chunks = std::min<int64_t>(std::max<int64_t>(1, (blocks + batch - 1) / batch), std::max<int64_t>(t.m, 1));
+  ctx->SetBlockDim(static_cast<uint32_t>(std::min<int64_t>(blocks, batch * t.m_chunks)));
   return SetTiling(ctx, t);
 }
 

@@ -72,6 +72,7 @@ struct ConcatTiling {
 };
 
 ge::graphStatus ConcatShape(gert::InferShapeContext* ctx) {
+  if (ctx->GetInputShape(0) == nullptr) return ge::GRAPH_FAILED;  // no inputs (the generic single-op entry)
   const gert::Shape& x0 = *ctx->GetInputShape(0);
   int64_t ax;
   if (!NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, 0), x0.GetDimNum(), &ax))
@@ -222,7 +223,7 @@ bool RangeParams(const Ctx* ctx, RangeTiling* t) {
     return false;
   const double n = std::ceil((limit - start) / delta);
   if (!(n < 9.0e18)) return false;  // also NaN: no int64 count
-  t->n = std::max<int64_t>(0, static_cast<int64_t>(n));
+  t->n = n > 0 ? static_cast<int64_t>(n) : 0;  // a negative count of any size is 0 (no UB cast)
   t->start = start;
   t->delta = delta;
   return true;

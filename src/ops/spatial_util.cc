@@ -61,6 +61,14 @@ bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const
     // ceil_mode: the last window must start inside the input or left padding.
     if (ceil_mode && (w->out[d] - 1) * w->stride[d] >= w->in[d] + w->pad_begin[d]) --w->out[d];
   }
+  // Kernels count a window's elements and its padded extent over all dims: those products must
+  // fit int64 too (a 2^62 kernel with 2^62 pads passed the per-dim checks and overflowed there).
+  int64_t window = 1, padded = 1;
+  for (size_t d = 0; d < 3; ++d) {
+    int64_t ek = (w->kernel[d] - 1) * w->dilation[d] + 1;  // checked above
+    int64_t extent = w->in[d] + w->pad_begin[d] + w->pad_end[d];  // checked above
+    if (!CheckedMul(window, ek, &window) || !CheckedMul(padded, extent, &padded)) return false;
+  }
   return true;
 }
 

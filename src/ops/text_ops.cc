@@ -106,13 +106,14 @@ int64_t OutDim(const gert::RuntimeAttrs* a) {
   auto* idx = a->GetListInt(kNgramIndexes);
   int64_t m = -1;
   for (size_t i = 0; idx && i < idx->GetSize(); ++i) m = std::max(m, idx->GetData()[i]);
-  return m + 1;
+  return m == INT64_MAX ? -1 : m + 1;  // -1: no output row can hold index INT64_MAX
 }
 
 ge::graphStatus TfInferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* x = ctx->GetInputShape(0);
   if (!x || x->GetDimNum() < 1 || x->GetDimNum() > 2) return ge::GRAPH_FAILED;
   int64_t c = OutDim(ctx->GetAttrs());
+  if (c < 0) return ge::GRAPH_FAILED;
   *ctx->GetOutputShape(0) = x->GetDimNum() == 2 ? gert::Shape({x->GetDim(0), c}) : gert::Shape({c});
   return ge::GRAPH_SUCCESS;
 }

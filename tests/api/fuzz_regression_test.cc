@@ -381,5 +381,73 @@ TEST(FuzzRegression, ConvGroupTimesChannelsOverflowIsAnError) {
   EXPECT_FALSE(st.ok());
 }
 
+// MatMul on int32 overflowed in its reference GEMM (signed overflow); it wraps, as numpy does.
+TEST(FuzzRegression, IntegerMatMulWraps) {
+  auto model = Binary("MatMul", onnx::TensorProto::INT32, 1);
+  ASSERT_NE(model, nullptr);
+  std::vector<HostTensor> out;
+  const int32_t v = -2054847099;
+  ASSERT_TRUE(model->Run({testing::I32({1}, {v}), testing::I32({1}, {v})}, &out).ok());
+  EXPECT_EQ(out[0].data_as<int32_t>()[0], static_cast<int32_t>(static_cast<uint32_t>(v) * static_cast<uint32_t>(v)));
+}
+
+// A pooling window of 2^62 elements with pads of 2^62 passed the per-dim checks; the window's
+// element count overflowed in the kernel. Window and padded extents must fit int64 overall.
+TEST(FuzzRegression, PoolWindowWhoseElementCountOverflowsIsAnError) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {1, 1, 3, 3});
+  auto* n = AddNode(g, "LpPool", {"X"}, {"Y"});
+  const int64_t k = int64_t{1} << 31;
+  IntsAttr(n, "kernel_shape", {k, k});
+  IntsAttr(n, "pads", {k, k, k, k});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  std::unique_ptr<Model> model;
+  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  if (st.ok()) {
+    std::vector<HostTensor> out;
+    st = model->Run({HostTensor(DT_FLOAT, Shape({1, 1, 3, 3}))}, &out);
+  }
+  EXPECT_FALSE(st.ok());
+}
+
+// ConvTranspose computed its output size with unchecked multiplies of model attributes.
+TEST(FuzzRegression, ConvTransposeHugeStrideIsAnError) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {1, 1, 3, 3});
+  AddInput(g, "W", onnx::TensorProto::FLOAT, {1, 1, 2, 2});
+  auto* n = AddNode(g, "ConvTranspose", {"X", "W"}, {"Y"});
+  IntsAttr(n, "strides", {INT64_MAX, 1});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  std::unique_ptr<Model> model;
+  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  EXPECT_FALSE(st.ok());
+}
+
+// BitShift(uint32 scalar, uint8 [3, 255]) read the uint8 input as uint32 (heap overflow): the
+// elementwise n-ary ops require their data inputs to share one type.
+TEST(FuzzRegression, NaryOpsRequireOneInputType) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::UINT32, {});
+  AddInput(g, "Y", onnx::TensorProto::UINT8, {3, 255});
+  auto* n = AddNode(g, "BitShift", {"X", "Y"}, {"Z"});
+  auto* dir = n->add_attribute();
+  dir->set_name("direction");
+  dir->set_type(onnx::AttributeProto::STRING);
+  dir->set_s("LEFT");
+  AddOutput(g, "Z", onnx::TensorProto::UINT32, 2);
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  std::unique_ptr<Model> model;
+  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  ASSERT_FALSE(st.ok());
+}
+
 }  // namespace
 }  // namespace ge

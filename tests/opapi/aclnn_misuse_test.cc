@@ -204,3 +204,46 @@ TEST(AclnnGeneric, SplitWithNoOutputsIsAnError) {
   aclDestroyTensorList(out_list);
   aclDestroyTensor(a);
 }
+
+// Found by fuzz/aclnn_fuzzer.cc: Where read its condition (and bool values) as C++ bool, so a
+// condition byte of 157 from the caller was undefined behaviour; any nonzero byte is true.
+TEST(AclnnGeneric, WhereTakesAnyNonzeroConditionByteAsTrue) {
+  uint32_t cores = 0;
+  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::DeviceBuffer<uint8_t> cond(std::vector<uint8_t>{157, 0});
+  ge::testing::DeviceBuffer<float> x(std::vector<float>{1, 2}), z(std::vector<float>{3, 4}), y(2);
+  const int64_t dims[1] = {2};
+  aclTensor* tc = aclCreateTensor(dims, 1, ACL_BOOL, nullptr, 0, ACL_FORMAT_ND, dims, 1, cond.get());
+  aclTensor* tx = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, x.get());
+  aclTensor* tz = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, z.get());
+  aclTensor* ty = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, y.get());
+  const aclTensor* ins[3] = {tc, tx, tz};
+  const aclTensor* outs[1] = {ty};
+  aclTensorList* in_list = aclCreateTensorList(ins, 3);
+  aclTensorList* out_list = aclCreateTensorList(outs, 1);
+  int64_t launched = ge::testing::RunTwoPhase(
+      [&](uint64_t* ws, aclOpExecutor** ex) { return aclnnOpGetWorkspaceSize("Where", in_list, out_list, nullptr, ws, ex); },
+      aclnnOp);
+  EXPECT_GE(launched, 1);
+  EXPECT_EQ(y.Download(), (std::vector<float>{1, 4}));
+  aclDestroyTensorList(in_list);
+  aclDestroyTensorList(out_list);
+  for (aclTensor* t : {tc, tx, tz, ty}) aclDestroyTensor(t);
+}
+
+// Found by fuzz/aclnn_fuzzer.cc: a batched MatMul with an empty batch divided by zero in its
+// tiling. An empty batch is an empty result.
+TEST(AclnnMatmulEdge, EmptyBatchIsAnEmptyResult) {
+  uint32_t cores = 0;
+  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::DeviceBuffer<float> a(1), b(12), c(1);
+  const int64_t ad[3] = {0, 2, 3}, bd[2] = {3, 4}, cd[3] = {0, 2, 4};
+  aclTensor* ta = aclCreateTensor(ad, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, ad, 3, a.get());
+  aclTensor* tb = aclCreateTensor(bd, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, bd, 2, b.get());
+  aclTensor* tc = aclCreateTensor(cd, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, cd, 3, c.get());
+  ASSERT_TRUE(ta && tb && tc) << aclGetRecentErrMsg();
+  int64_t launched = ge::testing::RunTwoPhase(
+      [&](uint64_t* ws, aclOpExecutor** ex) { return aclnnMatmulGetWorkspaceSize(ta, tb, tc, 0, ws, ex); }, aclnnMatmul);
+  EXPECT_GE(launched, 0);
+  for (aclTensor* t : {ta, tb, tc}) aclDestroyTensor(t);
+}
