@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "base/defined_arith.h"
 #include "ops/op_util_ext.h"
 
 namespace ge::ops_reduce {
@@ -172,7 +173,7 @@ void Run(const ReduceTiling& t, const T* x, void* y, int64_t b, int64_t e) {
       static_cast<int64_t*>(y)[i] = ArgOne(t, x, o[0]);
     } else {
       double v = ReduceOne(t, x, o[0]);
-      static_cast<T*>(y)[i] = static_cast<T>(static_cast<ComputeT<T>>(v));
+      static_cast<T*>(y)[i] = static_cast<T>(FromDouble<ComputeT<T>>(v));  // integers: defined out of range
     }
   });
 }
