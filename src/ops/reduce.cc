@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "base/defined_arith.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_reduce {
@@ -176,7 +177,7 @@ void Run(const ReduceTiling& t, const T* x, void* y, int64_t b, int64_t e) {
       static_cast<int64_t*>(y)[i] = ArgOne(t, x, o[0]);
     } else {
       double v = ReduceOne(t, x, o[0]);
-      static_cast<T*>(y)[i] = static_cast<T>(static_cast<ComputeT<T>>(v));
+      static_cast<T*>(y)[i] = static_cast<T>(FromDouble<ComputeT<T>>(v));  // integers: defined out of range
     }
   });
 }
