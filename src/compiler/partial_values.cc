@@ -55,7 +55,7 @@ std::optional<PartialValue> PartialValues::Get(const Graph& g, ValueId v) const 
   const Value& val = g.value(v);
   if (val.constant) {
     const HostTensor& t = *val.constant;
-    if (!IsInt(t.dtype()) || t.shape().GetDimNum() > 1 || static_cast<size_t>(t.NumElements()) > kMaxElements)
+    if ((!IsInt(t.dtype()) && t.dtype() != DT_BOOL) || t.shape().GetDimNum() > 1 || static_cast<size_t>(t.NumElements()) > kMaxElements)
       return std::nullopt;
     return PartialValue{t.ToInt64Vector(), t.shape().GetDimNum() == 0};
   }
@@ -67,7 +67,8 @@ std::optional<PartialValue> PartialValues::Get(const Graph& g, ValueId v) const 
 bool PartialValues::Propagate(const Graph& g, const Node& node) {
   if (!node.domain.empty() || node.outputs.empty() || node.outputs[0] == kNoValue || node.inputs.empty()) return false;
   const ValueId out = node.outputs[0];
-  if (!IsInt(g.value(out).desc.dtype) && node.type != "Shape") return false;
+  const DataType out_dt = g.value(out).desc.dtype;
+  if (!IsInt(out_dt) && node.type != "Shape" && !(node.type == "Equal" && out_dt == DT_BOOL)) return false;
   const std::string& op = node.type;
   auto in = [&](size_t i) { return i < node.inputs.size() ? Get(g, node.inputs[i]) : std::nullopt; };
   PartialValue r;
@@ -130,6 +131,30 @@ bool PartialValues::Propagate(const Graph& g, const Node& node) {
     b = std::clamp<int64_t>(b, 0, n);
     e = std::clamp<int64_t>(e, b, n);
     r.elements.assign(a->elements.begin() + b, a->elements.begin() + e);
+  } else if (op == "Reshape") {  // a 1-D value reshaped to 1-D (PyTorch's expand exports)
+    auto a = in(0);
+    auto shape = ConstInts(g, node.inputs.size() > 1 ? node.inputs[1] : kNoValue);
+    if (!a || !shape || shape->size() != 1 ||
+        ((*shape)[0] != -1 && (*shape)[0] != static_cast<int64_t>(a->elements.size())))
+      return false;
+    r.elements = a->elements;
+  } else if (op == "Equal") {  // 1 / 0 where both sides are known
+    auto a = in(0), b = in(1);
+    if (!a || !b || a->elements.size() != b->elements.size()) return false;
+    for (size_t i = 0; i < a->elements.size(); ++i)
+      r.elements.push_back(a->elements[i] == kUnknown || b->elements[i] == kUnknown ? kUnknown
+                                                                                    : a->elements[i] == b->elements[i]);
+    r.scalar = a->scalar && b->scalar;
+  } else if (op == "Where") {  // the branch the condition picks, or the value both branches agree on
+    auto c = in(0), a = in(1), b = in(2);
+    if (!c || !a || !b || c->elements.size() != a->elements.size() || a->elements.size() != b->elements.size())
+      return false;
+    for (size_t i = 0; i < c->elements.size(); ++i) {
+      const int64_t e = c->elements[i] == kUnknown ? (a->elements[i] == b->elements[i] ? a->elements[i] : kUnknown)
+                                                   : (c->elements[i] ? a->elements[i] : b->elements[i]);
+      r.elements.push_back(e);
+    }
+    r.scalar = c->scalar;
   } else if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
     auto a = in(0), b = in(1);
     if (!a || !b || node.inputs.size() != 2) return false;

@@ -9,8 +9,9 @@
 //
 // Rules (ai.onnx, int32/int64 values of rank 0 or 1, at most kMaxElements): Shape (start/end),
 // Gather on axis 0 with constant indices, Unsqueeze of a scalar, Squeeze to a scalar, Concat,
-// Cast to an integer type, Identity, Slice with constant parameters, and Add, Sub, Mul, Div of
-// non-negative elements (one side may broadcast one element). Anything else has no partial value.
+// Cast to an integer type, Identity, Slice with constant parameters, Reshape of a 1-D value to
+// 1-D, Equal (bool, never folded), Where, and Add, Sub, Mul, Div of non-negative elements (one
+// side may broadcast one element). Anything else has no partial value.
 #ifndef GE_SRC_COMPILER_PARTIAL_VALUES_H_
 #define GE_SRC_COMPILER_PARTIAL_VALUES_H_
 

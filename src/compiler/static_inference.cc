@@ -126,7 +126,8 @@ Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, PartialV
     for (ValueId v : node.inputs) all_constant &= v == kNoValue || g->value(v).constant.has_value();
     if (all_constant || !partial->Propagate(*g, node)) return Status::Ok();
     auto p = partial->Get(*g, node.outputs[0]);
-    if (!p || !p->AllKnown() || node.outputs.size() != 1) return Status::Ok();
+    const DataType dt = g->value(node.outputs[0]).desc.dtype;
+    if (!p || !p->AllKnown() || node.outputs.size() != 1 || (dt != DT_INT64 && dt != DT_INT32)) return Status::Ok();
     HostTensor t = PartialValueConstant(*p, g->value(node.outputs[0]).desc.dtype);
     GELOGD("shape folding: {} -> constant {} (partial values)", NodeLabel(node), t.desc().ToString());
     g->value(node.outputs[0]).desc = t.desc();

@@ -178,5 +178,31 @@ output y, r
 )");
 }
 
+// PyTorch's x.expand(n, -1, -1) export on a dynamic batch: Reshape, Equal and Where of a
+// partial value; Expand's output gets rank 3 and its known dims.
+TEST(ShapeFoldingTest, PartialValuesThroughAnExpand) {
+  EXPECT_NE(test::Infer(R"(graph g
+input x: float32[-1, 196, 768]
+const c: float32[1, 1, 768] = opaque
+const i0: int64[] = [0]
+const ax: int64[1] = [0]
+const m1: int64[1] = [-1]
+const m3: int64[3] = [-1, -1, -1]
+const ones: int64[3] = [1, 1, 1]
+node shape: s = Shape(x)
+node g0: n = Gather(s, i0) {axis=0}
+node u0: n1 = Unsqueeze(n, ax)
+node concat: dims = Concat(n1, m1, m1) {axis=0}
+node reshape: r = Reshape(dims, m1)
+node equal: e = Equal(r, m3)
+node where: w = Where(e, ones, r)
+node expand: y = Expand(c, w)
+output y
+)",
+                        WithShapeFolding(true))
+                .find("node expand: y: float32[-1, 1, 768] = Expand(c, w)"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace ge
