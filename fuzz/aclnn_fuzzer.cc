@@ -66,9 +66,22 @@ class Bytes {
   size_t i_ = 0;
 };
 
-const aclDataType kTypes[] = {ACL_FLOAT, ACL_FLOAT,  ACL_FLOAT, ACL_FLOAT16, ACL_INT8,  ACL_INT32,
-                              ACL_UINT8, ACL_INT16,  ACL_UINT16, ACL_UINT32, ACL_INT64, ACL_UINT64,
-                              ACL_DOUBLE, ACL_BOOL, static_cast<aclDataType>(5), static_cast<aclDataType>(15)};  // two invalid
+const aclDataType kTypes[] = {ACL_FLOAT,
+                              ACL_FLOAT,
+                              ACL_FLOAT,
+                              ACL_FLOAT16,
+                              ACL_INT8,
+                              ACL_INT32,
+                              ACL_UINT8,
+                              ACL_INT16,
+                              ACL_UINT16,
+                              ACL_UINT32,
+                              ACL_INT64,
+                              ACL_UINT64,
+                              ACL_DOUBLE,
+                              ACL_BOOL,
+                              static_cast<aclDataType>(5),
+                              static_cast<aclDataType>(15)};  // two invalid
 
 size_t ElemSize(aclDataType dt) {
   switch (dt) {
@@ -175,14 +188,16 @@ aclTensorList* MakeTensorList(Bytes& in, Arena& arena, int max_len = 4) {
   return l;
 }
 
-const char* kGenericOps[] = {"Relu",      "Gather",  "GatherElements", "ScatterElements", "Transpose", "ReduceSum",
-                             "Concat",    "Slice",   "Where",          "Reshape",         "Expand",    "Pad",
-                             "TopK",      "Cast",    "Tile",           "Split",           "Softmax",   "MatMul",
-                             "Conv",      "MaxPool", "AveragePool",    "Flatten",         "Squeeze",   "Unsqueeze",
-                             "ArgMax",    "CumSum",  "OneHot",         "Range",           "Resize",    "Einsum",
-                             "GatherND",  "ScatterND", "Div",          "Mod",             "Pow",       "Clip"};
-const char* kAttrNames[] = {"axis", "axes", "perm", "keepdims", "to", "k", "pads", "strides", "kernel_shape",
-                            "dilations", "group", "mode", "largest", "sorted", "exclusive", "reverse", "batch_dims"};
+const char* kGenericOps[] = {
+    "Relu",    "Gather",  "GatherElements", "ScatterElements", "Transpose", "ReduceSum", "Concat",
+    "Slice",   "Where",   "Reshape",        "Expand",          "Pad",       "TopK",      "Cast",
+    "Tile",    "Split",   "Softmax",        "MatMul",          "Conv",      "MaxPool",   "AveragePool",
+    "Flatten", "Squeeze", "Unsqueeze",      "ArgMax",          "CumSum",    "OneHot",    "Range",
+    "Resize",  "Einsum",  "GatherND",       "ScatterND",       "Div",       "Mod",       "Pow",
+    "Clip"};
+const char* kAttrNames[] = {"axis",    "axes",    "perm",         "keepdims",  "to",        "k",
+                            "pads",    "strides", "kernel_shape", "dilations", "group",     "mode",
+                            "largest", "sorted",  "exclusive",    "reverse",   "batch_dims"};
 
 using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
 
@@ -231,7 +246,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       aclTensor* out = MakeTensor(in, arena);
       float alpha_f = in.OneIn(2) ? 1.f : -2.5f;
       int64_t alpha_i = in.SmallInt();
-      aclScalar* alpha = in.OneIn(8) ? nullptr
+      aclScalar* alpha = in.OneIn(8)   ? nullptr
                          : in.OneIn(2) ? aclCreateScalar(&alpha_f, ACL_FLOAT)
                                        : aclCreateScalar(&alpha_i, ACL_INT64);
       if (alpha) arena.scalars.push_back(alpha);

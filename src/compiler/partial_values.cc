@@ -55,7 +55,8 @@ std::optional<PartialValue> PartialValues::Get(const Graph& g, ValueId v) const 
   const Value& val = g.value(v);
   if (val.constant) {
     const HostTensor& t = *val.constant;
-    if ((!IsInt(t.dtype()) && t.dtype() != DT_BOOL) || t.shape().GetDimNum() > 1 || static_cast<size_t>(t.NumElements()) > kMaxElements)
+    if ((!IsInt(t.dtype()) && t.dtype() != DT_BOOL) || t.shape().GetDimNum() > 1 ||
+        static_cast<size_t>(t.NumElements()) > kMaxElements)
       return std::nullopt;
     return PartialValue{t.ToInt64Vector(), t.shape().GetDimNum() == 0};
   }
@@ -162,8 +163,8 @@ bool PartialValues::Propagate(const Graph& g, const Node& node) {
     if ((a->elements.size() != n && a->elements.size() != 1) || (b->elements.size() != n && b->elements.size() != 1))
       return false;
     for (size_t i = 0; i < n; ++i)
-      r.elements.push_back(Arith(op, a->elements[a->elements.size() == 1 ? 0 : i],
-                                 b->elements[b->elements.size() == 1 ? 0 : i]));
+      r.elements.push_back(
+          Arith(op, a->elements[a->elements.size() == 1 ? 0 : i], b->elements[b->elements.size() == 1 ? 0 : i]));
     r.scalar = a->scalar && b->scalar;
   } else {
     return false;

@@ -119,8 +119,7 @@ Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, PartialV
   // (a Reshape to Concat(Shape(x)[0], 4, 64) has rank 3); then the partial value of the output.
   auto from_partials = [&]() {
     if (!opt.fold_shapes) return Status::Ok();
-    if (node.outputs.size() == 1 && node.outputs[0] != kNoValue &&
-        g->value(node.outputs[0]).desc.shape.IsUnknownRank())
+    if (node.outputs.size() == 1 && node.outputs[0] != kNoValue && g->value(node.outputs[0]).desc.shape.IsUnknownRank())
       if (auto s = partial->OutputShape(*g, node)) g->value(node.outputs[0]).desc.shape = *s;
     bool all_constant = true;  // then ordinary constant folding computes it
     for (ValueId v : node.inputs) all_constant &= v == kNoValue || g->value(v).constant.has_value();
@@ -229,8 +228,7 @@ Status RunStaticInference(Graph* g, const StaticInferenceOptions& opt, StaticInf
       for (ValueId v : g->node(n).outputs)
         if (v != kNoValue) g->value(v).producer = -1;
       for (ValueId v : g->node(n).inputs)
-        if (v != kNoValue && --readers[v] == 0 && !outer_refs && g->value(v).constant &&
-            g->value(v).producer < 0)
+        if (v != kNoValue && --readers[v] == 0 && !outer_refs && g->value(v).constant && g->value(v).producer < 0)
           g->value(v).constant->ReleaseBytes();
     }
   }

@@ -51,8 +51,8 @@ bool ComputeGeometry(const gert::Shape& x, const gert::Shape& w, const gert::Run
     // Checked: strides, kernel, dilations and output padding come from the model.
     if (in <= 0 || k <= 0 || s <= 0 || dl <= 0 || op < 0) return false;
     int64_t full = 0, span = 0;
-    if (!ge::CheckedMul(s, in - 1, &full) || !ge::CheckedAdd(full, op, &full) ||
-        !ge::CheckedMul(k - 1, dl, &span) || !ge::CheckedAdd(full, span, &full) || !ge::CheckedAdd<int64_t>(full, 1, &full))
+    if (!ge::CheckedMul(s, in - 1, &full) || !ge::CheckedAdd(full, op, &full) || !ge::CheckedMul(k - 1, dl, &span) ||
+        !ge::CheckedAdd(full, span, &full) || !ge::CheckedAdd<int64_t>(full, 1, &full))
       return false;
     int64_t pb = 0, pe = 0, out;
     if (real && (oshape.size() == nk || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER")) {

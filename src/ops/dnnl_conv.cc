@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <string>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -59,8 +59,7 @@ memory::desc WeightsMd(const DnnlConvParams& p, tag t) {
 
 // The primitive descriptor for one image of ih input rows giving oh output rows with these pads.
 bool MakePd(const DnnlConvParams& p, int64_t ih, int64_t oh, int64_t pt, int64_t pb,
-            dnnl::convolution_forward::primitive_desc* out, bool wino = false,
-            const memory::desc* weights = nullptr) {
+            dnnl::convolution_forward::primitive_desc* out, bool wino = false, const memory::desc* weights = nullptr) {
   auto f32 = memory::data_type::f32;
   memory::desc x_md({1, p.c, ih, p.w}, f32, wino ? tag::any : tag::nhwc);
   memory::desc y_md({1, p.m, oh, p.ow}, f32, wino ? tag::any : tag::nhwc);

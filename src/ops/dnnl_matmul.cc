@@ -1,11 +1,11 @@
 #include "ops/dnnl_matmul.h"
 
 #include <algorithm>
-#include <map>
-#include <numeric>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -49,10 +49,10 @@ const PackedLayout* GetPackedLayout(int64_t k, int64_t n) {
   if (slot) return slot.get();
   auto f32 = memory::data_type::f32;
   try {
-    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(memory::desc({64, k}, f32, tag::ab),
-                                                       memory::desc({k, n}, f32, tag::any),
-                                                       memory::desc({64, n}, f32, tag::ab)),
-                                    Engine());
+    dnnl::matmul::primitive_desc pd(
+        dnnl::matmul::desc(memory::desc({64, k}, f32, tag::ab), memory::desc({k, n}, f32, tag::any),
+                           memory::desc({64, n}, f32, tag::ab)),
+        Engine());
     auto layout = std::make_unique<PackedLayout>();
     layout->md = pd.weights_desc().data;
     const auto& md = layout->md;
@@ -167,7 +167,8 @@ std::unique_ptr<DnnlMatMulPlan> BuildPlan(const DnnlMatMulParams& p, uint32_t ma
   int64_t by_cols = unit == 0 ? 1 : std::max<int64_t>(1, std::min<int64_t>(want, p.n / unit));
   // Columns also when each column block stays wide (>= 128): every block then keeps all rows,
   // brgemm's efficient shape, and B is streamed once in total rather than once per row block.
-  const bool cols = unit > 0 && ((p.rows < 16 && by_cols > by_rows) || (by_cols == want && want > 1 && p.n / want >= 128));
+  const bool cols =
+      unit > 0 && ((p.rows < 16 && by_cols > by_rows) || (by_cols == want && want > 1 && p.n / want >= 128));
   // Column blocks where chosen and brgemm takes them (it may want another packed layout for a
   // narrow block); else row blocks.
   auto build = [&](bool by_columns) {

@@ -82,8 +82,8 @@ ge::graphStatus InferDataType(gert::InferDataTypeContext* ctx) {
     for (size_t i = first + 1; i < ctx->GetComputeNodeInputNum(); ++i)
       if (ctx->GetInputDataType(i) != ctx->GetInputDataType(first))
         return InferFail("input " + std::to_string(i) + " is " + ge::DataTypeName(ctx->GetInputDataType(i)) +
-                         ", input " + std::to_string(first) + " is " +
-                         ge::DataTypeName(ctx->GetInputDataType(first)) + ": they must have the same type");
+                         ", input " + std::to_string(first) + " is " + ge::DataTypeName(ctx->GetInputDataType(first)) +
+                         ": they must have the same type");
   }
   if (IsCompare(kOp)) return ctx->SetOutputDataType(0, ge::DT_BOOL);
   return ctx->SetOutputDataType(0, ctx->GetInputDataType(kOp == N::kWhere ? 1 : 0));

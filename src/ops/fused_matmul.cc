@@ -92,9 +92,10 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   t.plan = t.p.rows > 0 ? GetDnnlMatMulPlan(t.p, OversplitBlocks(ctx->GetCoreNum())) : nullptr;
   if (t.p.packed_b && t.plan == nullptr && t.p.rows > 0) return ge::GRAPH_FAILED;  // packed B needs the plan
   // A plan's blocks may split the columns (more blocks than rows); the reference path splits rows.
-  const uint32_t blocks = t.plan ? DnnlMatMulPlanBlocks(t.plan)
-                                 : static_cast<uint32_t>(std::min<int64_t>(
-                                       ChooseBlockDim(ctx, 2 * t.p.rows * t.p.k * t.p.n, 1 << 21), std::max<int64_t>(t.p.rows, 1)));
+  const uint32_t blocks =
+      t.plan ? DnnlMatMulPlanBlocks(t.plan)
+             : static_cast<uint32_t>(std::min<int64_t>(ChooseBlockDim(ctx, 2 * t.p.rows * t.p.k * t.p.n, 1 << 21),
+                                                       std::max<int64_t>(t.p.rows, 1)));
   ctx->SetBlockDim(std::max<uint32_t>(1, blocks));
   return SetTiling(ctx, t);
 }

@@ -101,7 +101,8 @@ class Matcher {
     HeadSource h;
     const int64_t w = xs.GetDim(2);
     if (rs.GetDimNum() == 3) {  // [S, B, W] -> [S, B*H, D] -> [B*H, S, D]
-      const std::vector<int64_t> want = role == Role::kK ? std::vector<int64_t>{1, 2, 0} : std::vector<int64_t>{1, 0, 2};
+      const std::vector<int64_t> want =
+          role == Role::kK ? std::vector<int64_t>{1, 2, 0} : std::vector<int64_t>{1, 0, 2};
       if (*perm != want) return false;
       h.seq_first = true;
       h.batch = xs.GetDim(1);
@@ -134,11 +135,10 @@ class Matcher {
         const HostTensor* starts = ConstantOf(g_, s.inputs[1], DT_INT64);
         const HostTensor* ends = ConstantOf(g_, s.inputs[2], DT_INT64);
         const HostTensor* axes = ConstantOf(g_, s.inputs[3], DT_INT64);
-        const HostTensor* steps = s.inputs.size() > 4 && s.inputs[4] != kNoValue
-                                      ? ConstantOf(g_, s.inputs[4], DT_INT64)
-                                      : nullptr;
-        const bool unit_step =
-            s.inputs.size() <= 4 || s.inputs[4] == kNoValue || (steps && steps->ToInt64Vector() == std::vector<int64_t>{1});
+        const HostTensor* steps =
+            s.inputs.size() > 4 && s.inputs[4] != kNoValue ? ConstantOf(g_, s.inputs[4], DT_INT64) : nullptr;
+        const bool unit_step = s.inputs.size() <= 4 || s.inputs[4] == kNoValue ||
+                               (steps && steps->ToInt64Vector() == std::vector<int64_t>{1});
         if (starts && ends && axes && unit_step && starts->NumElements() == 1 && ends->NumElements() == 1 &&
             axes->NumElements() == 1) {
           const int64_t width = ps.GetDim(2);
@@ -242,8 +242,7 @@ Status AttentionFusion::Run(Graph* g, bool* changed) {
           hq.head_dim != hv.head_dim || !Compatible(hk.seq, hv.seq))
         continue;
       const auto* perm = g->node(merge).GetAttr<std::vector<int64_t>>("perm");
-      const std::vector<int64_t> want =
-          hq.seq_first ? std::vector<int64_t>{1, 0, 2} : std::vector<int64_t>{0, 2, 1, 3};
+      const std::vector<int64_t> want = hq.seq_first ? std::vector<int64_t>{1, 0, 2} : std::vector<int64_t>{0, 2, 1, 3};
       if (perm == nullptr || *perm != want || static_cast<int64_t>(want.size()) != rank) continue;
       if (mask != kNoValue && !m.Mask(mask, hq.seq, hk.seq)) continue;
       // Every intermediate of the core is read once, inside the core (checked on the way for
@@ -276,8 +275,12 @@ Status AttentionFusion::Run(Graph* g, bool* changed) {
     n.domain.clear();
     n.inputs = {r.q, r.k, r.v, r.mask};
     n.outputs = {y};
-    n.attrs = {{"num_heads", r.head.heads},     {"head_dim", r.head.head_dim}, {"scale", r.scale},
-               {"q_offset", r.q_offset},       {"k_offset", r.k_offset},      {"v_offset", r.v_offset},
+    n.attrs = {{"num_heads", r.head.heads},
+               {"head_dim", r.head.head_dim},
+               {"scale", r.scale},
+               {"q_offset", r.q_offset},
+               {"k_offset", r.k_offset},
+               {"v_offset", r.v_offset},
                {"seq_first", static_cast<int64_t>(r.head.seq_first ? 1 : 0)}};
     if (r.mask == kNoValue) n.inputs.pop_back();
     g->value(y).producer = r.merge;

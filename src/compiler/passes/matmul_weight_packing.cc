@@ -22,7 +22,8 @@ Status MatMulWeightPacking::Run(Graph* g, bool* changed) {
     auto it = packed_of.find(b);
     if (it == packed_of.end()) {
       const std::string base = g->value(b).name;
-      const ValueId p = g->AddValue(UniqueValueName(*g, base + "/packed"), TensorDesc{DT_FLOAT, FORMAT_ND, Shape::UnknownRank()});
+      const ValueId p =
+          g->AddValue(UniqueValueName(*g, base + "/packed"), TensorDesc{DT_FLOAT, FORMAT_ND, Shape::UnknownRank()});
       g->AddNode(UniqueValueName(*g, base + "/pack"), "MatMulWeightPack", {b}, {p});
       it = packed_of.emplace(b, p).first;
     }
