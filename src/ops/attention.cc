@@ -20,6 +20,7 @@
 #include <cmath>
 #include <vector>
 
+#include "base/checked_math.h"
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
 #include "ops/vec_math.h"
@@ -65,16 +66,19 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
       return InferFail(fmt::format("FusedAttention: expected 3-D Q, K and V, got ranks {}, {}, {}", q->GetDimNum(),
                                    k->GetDimNum(), v->GetDimNum()));
   const int64_t heads = AttrInt(attrs, kNumHeads, 0), dim = AttrInt(attrs, kHeadDim, 0);
-  if (heads <= 0 || dim <= 0)
-    return InferFail(fmt::format("FusedAttention: num_heads {} and head_dim {} must be positive", heads, dim));
+  int64_t hidden = 0;  // the attributes may come from a model: checked
+  if (heads <= 0 || dim <= 0 || !ge::CheckedMul(heads, dim, &hidden))
+    return InferFail(fmt::format("FusedAttention: num_heads {} and head_dim {} must be positive, their product an int64",
+                                 heads, dim));
   const bool seq_first = AttrInt(attrs, kSeqFirst, 1) != 0;
   const int64_t offsets[3] = {AttrInt(attrs, kQOffset, 0), AttrInt(attrs, kKOffset, 0), AttrInt(attrs, kVOffset, 0)};
   const gert::Shape* in[3] = {q, k, v};
   for (int i = 0; i < 3; ++i) {
     const int64_t w = in[i]->GetDim(2);
-    if (offsets[i] < 0 || (w >= 0 && offsets[i] + heads * dim > w))
-      return InferFail(fmt::format("FusedAttention: input {} has {} columns, heads read [{}, {})", i, w, offsets[i],
-                                   offsets[i] + heads * dim));
+    int64_t end = 0;
+    if (offsets[i] < 0 || !ge::CheckedAdd(offsets[i], hidden, &end) || (w >= 0 && end > w))
+      return InferFail(fmt::format("FusedAttention: input {} has {} columns, heads read {} from column {}", i, w,
+                                   hidden, offsets[i]));
   }
   const int bdim = seq_first ? 1 : 0, sdim = seq_first ? 0 : 1;
   auto known_ne = [](int64_t a, int64_t b) { return a >= 0 && b >= 0 && a != b; };
@@ -83,7 +87,7 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
     return InferFail("FusedAttention: Q, K and V disagree on the batch, or K and V on the sequence length");
   gert::Shape* y = ctx->GetOutputShape(0);
   *y = *q;
-  y->SetDim(2, heads * dim);
+  y->SetDim(2, hidden);
   return ge::GRAPH_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <random>
 
 #include "ge/model.h"
@@ -131,6 +132,67 @@ TEST(FusedConvWeights, KernelShapeThatContradictsW) {
   Status st = Model::FromGraph(g, ModelOptions{}, &model);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("node 'conv' (Conv)"), std::string::npos) << st.message();
+}
+
+// A FusedAttention whose head attributes overflow or read past Q's columns (a model may name the
+// op): the compile fails naming the node, nothing is read.
+TEST(FusedAttentionAttrs, HeadsOutsideTheInputsAreAnError) {
+  for (int64_t head_dim : {int64_t{1} << 62, int64_t{8}}) {
+    auto g = std::make_shared<Graph>("g");
+    ValueId q = g->AddInput("q", TensorDesc{DT_FLOAT, FORMAT_ND, Shape({3, 1, 8})});
+    ValueId y = g->AddValue("y", TensorDesc{DT_FLOAT, FORMAT_ND, Shape::UnknownRank()});
+    g->AddNode("att", "FusedAttention", {q, q, q}, {y},
+               {{"num_heads", int64_t{4}}, {"head_dim", head_dim}, {"q_offset", int64_t{0}}});
+    g->AddOutput(y);
+    std::unique_ptr<Model> model;
+    Status st = Model::FromGraph(g, ModelOptions{}, &model);
+    ASSERT_FALSE(st.ok()) << head_dim;
+    EXPECT_NE(st.message().find("node 'att' (FusedAttention)"), std::string::npos) << st.message();
+  }
+}
+
+// The opt-in Winograd convolution (GE_CONV_WINOGRAD=1, read once per process: each CTest case
+// is its own process) on a 3x3 64-channel convolution with bias and Relu, against a direct
+// convolution loop written here, in sink and host mode.
+TEST(FusedConvWinograd, MatchesADirectLoop) {
+  setenv("GE_CONV_WINOGRAD", "1", 1);
+  const int64_t c = 64, m = 64, h = 24, w = 24;
+  HostTensor x = Random(Shape({1, c, h, w}), 5), wt = Random(Shape({m, c, 3, 3}), 6), b = Random(Shape({m}), 7);
+  for (const char* mode : {"sink", "host"}) {
+    auto g = std::make_shared<Graph>("g");
+    ValueId xv = g->AddInput("x", x.desc());
+    ValueId wv = g->AddConstant("w", wt), bv = g->AddConstant("b", b);
+    ValueId cv = g->AddValue("c"), y = g->AddValue("y");
+    g->AddNode("conv", "Conv", {xv, wv, bv}, {cv},
+               {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
+    g->AddNode("relu", "Relu", {cv}, {y});
+    g->AddOutput(y);
+    ModelOptions opt;
+    opt.mode = mode;
+    std::unique_ptr<Model> model;
+    Status st = Model::FromGraph(g, opt, &model);
+    ASSERT_TRUE(st.ok()) << st.message();
+    std::vector<HostTensor> out;
+    st = model->Run({x}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    const float* xp = x.data_as<float>();
+    const float* wp = wt.data_as<float>();
+    for (int64_t o = 0; o < m; ++o)
+      for (int64_t i = 0; i < h; ++i)
+        for (int64_t j = 0; j < w; ++j) {
+          double v = b.data_as<float>()[o];
+          for (int64_t ci = 0; ci < c; ++ci)
+            for (int64_t ki = 0; ki < 3; ++ki)
+              for (int64_t kj = 0; kj < 3; ++kj) {
+                const int64_t ii = i + ki - 1, jj = j + kj - 1;
+                if (ii < 0 || ii >= h || jj < 0 || jj >= w) continue;
+                v += double(xp[(ci * h + ii) * w + jj]) * wp[((o * c + ci) * 3 + ki) * 3 + kj];
+              }
+          const double want = std::max(v, 0.0);
+          ASSERT_NEAR(out[0].data_as<float>()[(o * h + i) * w + j], want, 1e-3 * (1 + std::fabs(want)))
+              << mode << " at " << o << "," << i << "," << j;
+        }
+  }
 }
 
 }  // namespace
