@@ -68,8 +68,8 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const int64_t heads = AttrInt(attrs, kNumHeads, 0), dim = AttrInt(attrs, kHeadDim, 0);
   int64_t hidden = 0;  // the attributes may come from a model: checked
   if (heads <= 0 || dim <= 0 || !ge::CheckedMul(heads, dim, &hidden))
-    return InferFail(fmt::format("FusedAttention: num_heads {} and head_dim {} must be positive, their product an int64",
-                                 heads, dim));
+    return InferFail(fmt::format(
+        "FusedAttention: num_heads {} and head_dim {} must be positive, their product an int64", heads, dim));
   const bool seq_first = AttrInt(attrs, kSeqFirst, 1) != 0;
   const int64_t offsets[3] = {AttrInt(attrs, kQOffset, 0), AttrInt(attrs, kKOffset, 0), AttrInt(attrs, kVOffset, 0)};
   const gert::Shape* in[3] = {q, k, v};
