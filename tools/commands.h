@@ -39,6 +39,17 @@ struct BenchArgs {
 };
 
 int BenchCommand(const BenchArgs& args);
+
+struct CompileArgs {
+  std::string model;   // .onnx
+  std::string output;  // .gem
+  std::string mode = "auto";
+  int opt_level = 2;
+  int streams = 0;
+  std::vector<std::string> input_shapes;
+};
+
+int CompileCommand(const CompileArgs& args);
 // "segments: ..." and "memory: naive ..., lower bound ..., arena ..." lines (`--report`).
 void PrintReport(const Model& model);
 

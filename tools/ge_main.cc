@@ -1,4 +1,4 @@
-// The `ge` command-line tool: `ge run MODEL ...`, `ge bench MODEL ...`.
+// The `ge` command-line tool: `ge run MODEL ...`, `ge bench MODEL ...`, `ge compile MODEL -o MODEL.gem`.
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
@@ -48,7 +48,23 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--per-op", bench.per_op,
                       "after the timed runs, profile --runs runs (one model stream): time per op type and the 10 "
                       "slowest nodes");
+  ge::tool::CompileArgs compile;
+  auto* compile_cmd = app.add_subcommand(
+      "compile", "compile a model for offline use and write it as a .gem (ge run/bench load it without compiling)");
+  compile_cmd->add_option("model", compile.model, "model file (.onnx)")->required();
+  compile_cmd->add_option("-o,--output", compile.output, "the .gem file to write")->required();
+  compile_cmd->add_option("--input-shape", compile.input_shapes, "NAME=D0,D1,... fixes an input's dims (repeatable)");
+  compile_cmd->add_option("--mode", compile.mode, "auto | sink | host")->check(CLI::IsMember({"auto", "sink", "host"}));
+  compile_cmd
+      ->add_option("-O,--opt-level", compile.opt_level,
+                   "graph optimizer level: -O0 none, -O1 basic, -O2 fusions (default)")
+      ->check(CLI::Range(0, 2));
+  compile_cmd->add_option("--streams", compile.streams, "most model streams per sink segment (default: automatic)");
+  compile_cmd->add_option_function<std::string>(
+      "--custom-op-lib", [](const std::string& p) { setenv("GE_CUSTOM_OP_LIB", p.c_str(), 1); },
+      "custom operator library .so (':'-separated; also GE_CUSTOM_OP_LIB)");
   CLI11_PARSE(app, argc, argv);
+  if (*compile_cmd) return ge::tool::CompileCommand(compile);
   if (*run_cmd) return ge::tool::RunCommand(run);
   if (*bench_cmd) return ge::tool::BenchCommand(bench);
   return 2;

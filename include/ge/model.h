@@ -22,6 +22,7 @@ class Graph;
 class CompiledModel;
 struct CompiledGraph;
 struct MemoryReport;
+struct CompileOptions;
 
 // A graph input or output: its name and declared (compiled) dtype and shape, -1 for a dynamic dim.
 struct TensorInfo {
@@ -49,6 +50,12 @@ class Model {
   ~Model();
   static Status Load(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out);
   static Status FromGraph(std::shared_ptr<Graph> graph, const ModelOptions& options, std::unique_ptr<Model>* out);
+  // Offline compilation (`ge compile`): compiles the model at `model_path` (ONNX) for offline use
+  // (the fallback path is never taken; an aclnn_only operator is an error naming the node) and
+  // writes the compiled graph to `out_path` as a .gem file (src/compiler/gem_file.h). Load
+  // recognises a .gem by its first bytes and loads it without compiling; the options that shape
+  // compilation (mode, optimizer level, input shapes, streams) are the file's.
+  static Status CompileToFile(const std::string& model_path, const ModelOptions& options, const std::string& out_path);
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
   // Runs on the caller's device buffers (aclrtMalloc), one per graph input and output, each at
   // least the tensor's bytes; inputs and outputs must have static shapes. A model that is one
@@ -84,11 +91,17 @@ class Model {
   ModelReport report() const;
   // The loaded segments (a pure-host graph is one host segment).
   const CompiledModel* compiled() const { return compiled_.get(); }
+  // True when loaded from a .gem (compiled offline).
+  bool offline() const { return offline_; }
 
  private:
   Model() = default;
   // parse -> Compile (compiler/compile.h) -> load.
   Status CompileAndLoad();
+  // compiled_graph_ -> executors.
+  Status LoadCompiled();
+  static Status LoadOffline(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out);
+  static CompileOptions ToCompileOptions(const ModelOptions& options);
   // Runs f(compiled) on the primary loaded model if free, else on a pooled clone.
   template <typename F>
   Status WithInstance(F&& f);
@@ -98,6 +111,7 @@ class Model {
   ModelOptions options_;
   std::string mode_;
   std::string source_;  // file name for error messages
+  bool offline_ = false;
   std::shared_ptr<CompiledGraph> compiled_graph_;
   std::unique_ptr<CompiledModel> compiled_;
   std::mutex primary_mu_;                              // held by the run using compiled_

@@ -62,6 +62,13 @@ class HostTensor {
   // Frees this copy's reference to the bytes (the desc stays): for constants whose bytes were
   // copied where they run (a sink segment's weight block), so the graph keeps no second copy.
   void ReleaseBytes() { bytes_.reset(); }
+  // A tensor whose bytes were released (ReleaseBytes) before it was made: only the desc (an
+  // offline model's constants that no node reads).
+  static HostTensor WithoutBytes(TensorDesc desc) {
+    HostTensor t;
+    t.desc_ = std::move(desc);
+    return t;
+  }
   // DT_STRING element access; SetString fails when the string does not fit a slot.
   std::string GetString(int64_t i) const;
   bool SetString(int64_t i, const std::string& s);

@@ -5,12 +5,14 @@
 #include <cstring>
 
 #include "compiler/compile.h"
+#include "compiler/gem_file.h"
 #include "executor/compiled_model.h"
 #include "executor/input_check.h"
 #include "executor/sink_executor.h"
 #include "graph/graph_text.h"
 #include "parser/onnx/onnx_parser.h"
 #include "register/custom_op_loader.h"
+#include "runtime/device_init.h"
 
 namespace ge {
 
@@ -122,6 +124,7 @@ Status Model::WithInstance(F&& f) {
 Status Model::Load(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out) {
   return NoThrow([&] {
     GE_RETURN_IF_ERROR(LoadCustomOpLibsFromEnv());  // custom operators before parsing (fallback issue)
+    if (IsGemFile(path)) return LoadOffline(path, options, out);
     std::shared_ptr<Graph> graph;
     GE_RETURN_IF_ERROR(LoadOnnxModel(path, &graph));
     std::unique_ptr<Model> m(new Model());
@@ -132,6 +135,57 @@ Status Model::Load(const std::string& path, const ModelOptions& options, std::un
     if (!st.ok()) return st.Prepend(path + ": ");
     *out = std::move(m);
     return Status::Ok();
+  });
+}
+
+// A .gem: the compiled graph is read, checked and loaded; nothing is compiled. The options that
+// shape compilation were fixed by `ge compile` and may only repeat what the file records.
+Status Model::LoadOffline(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out) {
+  std::unique_ptr<CompiledGraph> compiled;
+  GemInfo info;
+  GE_RETURN_IF_ERROR(LoadCompiledGraph(path, &compiled, &info));
+  if (options.mode != "auto" && options.mode != info.options.mode)
+    return InvalidArgument("{}: compiled offline with mode {}; the mode is chosen by `ge compile`, not at load ({})",
+                           path, info.options.mode, options.mode);
+  if (!options.input_shapes.empty() && options.input_shapes != info.options.input_shapes)
+    return InvalidArgument("{}: input shapes are fixed by `ge compile --input-shape`, not at load", path);
+  if (options.prefer_fallback) return InvalidArgument("{}: an offline model never takes the fallback path", path);
+  std::unique_ptr<Model> m(new Model());
+  m->compiled_graph_ = std::move(compiled);
+  m->graph_ = m->compiled_graph_->graph;
+  m->options_ = options;
+  m->options_.mode = info.options.mode;
+  m->options_.opt_level = info.options.opt_level;
+  m->options_.max_streams = info.options.max_streams;
+  m->options_.input_shapes = info.options.input_shapes;
+  m->source_ = path;
+  m->offline_ = true;
+  Status st = m->LoadCompiled();
+  if (!st.ok()) return st.Prepend(path + ": ");
+  *out = std::move(m);
+  return Status::Ok();
+}
+
+Status Model::CompileToFile(const std::string& model_path, const ModelOptions& options, const std::string& out_path) {
+  return NoThrow([&] {
+    GE_RETURN_IF_ERROR(LoadCustomOpLibsFromEnv());
+    if (IsGemFile(model_path)) return InvalidArgument("{}: already a compiled (.gem) model", model_path);
+    if (options.prefer_fallback)
+      return InvalidArgument("{}: an offline model never takes the fallback path (prefer_fallback)", model_path);
+    std::shared_ptr<Graph> graph;
+    GE_RETURN_IF_ERROR(LoadOnnxModel(model_path, &graph));
+    CompileOptions copt = ToCompileOptions(options);
+    copt.offline = true;
+    std::unique_ptr<CompiledGraph> compiled;
+    Status st = Compile(graph, copt, &compiled);
+    if (!st.ok()) return st.Prepend(model_path + ": ");
+    GemInfo info;
+    info.producer = "GE";
+    const size_t slash = model_path.find_last_of('/');
+    info.source = slash == std::string::npos ? model_path : model_path.substr(slash + 1);
+    info.options = copt;
+    GE_RETURN_IF_ERROR(EnsureDevice(&info.core_num));
+    return SaveCompiledGraph(*compiled, info, out_path);
   });
 }
 
@@ -146,16 +200,24 @@ Status Model::FromGraph(std::shared_ptr<Graph> graph, const ModelOptions& option
   });
 }
 
-Status Model::CompileAndLoad() {
+CompileOptions Model::ToCompileOptions(const ModelOptions& options) {
   CompileOptions copt;
-  copt.mode = options_.mode;
-  copt.prefer_fallback = options_.prefer_fallback;
-  copt.max_streams = options_.max_streams;
-  copt.opt_level = options_.opt_level;
-  copt.input_shapes = options_.input_shapes;
+  copt.mode = options.mode;
+  copt.prefer_fallback = options.prefer_fallback;
+  copt.max_streams = options.max_streams;
+  copt.opt_level = options.opt_level;
+  copt.input_shapes = options.input_shapes;
+  return copt;
+}
+
+Status Model::CompileAndLoad() {
   std::unique_ptr<CompiledGraph> compiled;
-  GE_RETURN_IF_ERROR(Compile(graph_, copt, &compiled));
+  GE_RETURN_IF_ERROR(Compile(graph_, ToCompileOptions(options_), &compiled));
   compiled_graph_ = std::move(compiled);
+  return LoadCompiled();
+}
+
+Status Model::LoadCompiled() {
   // A model run only by sink segments: the graph's references to the weights go before the
   // load, so each weight's host bytes are freed once on the device (the peak holds them once).
   bool all_sunk = !compiled_graph_->segments.empty();

@@ -197,6 +197,46 @@ bool IsSinkableNode(const Graph& graph, const Node& node) {
   return true;
 }
 
+Status RetileSinkProgram(const Graph& graph, uint32_t core_num, SinkProgram* prog) {
+  std::vector<gert::Tensor> values(graph.num_values());
+  for (ValueId v = 0; v < static_cast<ValueId>(graph.num_values()); ++v) {
+    const Value& val = graph.value(v);
+    if (val.constant) values[v] = DescTensor(val.constant->desc(), val.constant->data());
+  }
+  for (ValueId v : graph.inputs()) values[v] = prog->values[v];
+  size_t next_task = 0;
+  for (size_t p = 0; p < prog->order.size(); ++p) {
+    const Node& node = graph.node(prog->order[p]);
+    NodeCompile nc;
+    GE_RETURN_IF_ERROR(CompileNode(graph, prog->order[p], core_num, values, &nc));
+    const PlannerNode& pn = prog->planner_input.nodes[p];
+    if (nc.workspaces != pn.workspaces || nc.absent_output_bytes != pn.absent_output_bytes)
+      return InvalidArgument("{}: its workspaces differ from the compiled program's", NodeLabel(node));
+    for (ValueId v : node.outputs) {
+      if (v == kNoValue) continue;
+      const gert::Tensor& want = prog->values[v];
+      if (values[v].GetDataType() != want.GetDataType() || !(values[v].GetStorageShape() == want.GetStorageShape()))
+        return InvalidArgument("{}: output '{}' is {}{} here, {}{} in the compiled program", NodeLabel(node),
+                               graph.value(v).name, DataTypeName(values[v].GetDataType()),
+                               ShapeToString(values[v].GetStorageShape()), DataTypeName(want.GetDataType()),
+                               ShapeToString(want.GetStorageShape()));
+    }
+    const bool has_task = next_task < prog->tasks.size() && prog->tasks[next_task].position == static_cast<int>(p);
+    if (nc.is_view == has_task)
+      return InvalidArgument("{}: {} in the compiled program", NodeLabel(node), has_task ? "a task" : "no task");
+    if (!has_task) continue;
+    SinkTask& t = prog->tasks[next_task++];
+    if (nc.block_dim != t.block_dim || nc.tiling.size() != t.tiling.size())
+      return InvalidArgument("{}: tiling gives block dim {} and {} bytes, the compiled program {} and {}",
+                             NodeLabel(node), nc.block_dim, nc.tiling.size(), t.block_dim, t.tiling.size());
+    t.kernel = nc.kernel;
+    t.tiling = std::move(nc.tiling);
+  }
+  if (next_task != prog->tasks.size()) return InvalidArgument("tasks beyond the schedule");
+  prog->values = std::move(values);
+  return Status::Ok();
+}
+
 Status GenerateSinkProgram(const Graph& graph, const SinkCompileOptions& options, SinkProgram* out) {
   SinkProgram& prog = *out;
   prog = SinkProgram();

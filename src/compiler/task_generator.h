@@ -60,6 +60,13 @@ bool IsSinkableNode(const Graph& graph, const Node& node);
 // Fails naming the node when a node has no kernel, a shape is not static, or tiling fails.
 Status GenerateSinkProgram(const Graph& graph, const SinkCompileOptions& options, SinkProgram* out);
 
+// Loading an offline program (gem_file.h): runs each node's shape inference and tiling again, for
+// `core_num` cores as compiled — a tiling may hold objects prepared in this process (oneDNN
+// primitives), and kernel addresses are never stored — and fails naming the node where the
+// shapes, block dim, tiling size or workspaces differ from the program's (a file from another
+// build, or modified). Takes the fresh tiling data and kernels.
+Status RetileSinkProgram(const Graph& graph, uint32_t core_num, SinkProgram* prog);
+
 }  // namespace ge
 
 #endif  // GE_SRC_COMPILER_TASK_GENERATOR_H_

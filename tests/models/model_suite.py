@@ -9,7 +9,7 @@ in sink mode (static models), host mode, and, for the dynamic-axis variants, hos
 shape-specialized (--input-shape: one sink segment) at two sizes. Prints one line per check and exits non-zero on any mismatch or error.
 
 Usage: /usr/bin/python3 tests/models/model_suite.py --ge build/bin/ge --cache build/models
-                                                    [--models a,b,...] [--list]
+                                                    [--models a,b,...] [--list] [--offline]
 """
 import argparse
 import os
@@ -116,16 +116,31 @@ def export(name, cache):
     return d
 
 
-def check(ge, d, mode, k, extra):
-    """mode: sink | host | specialized (auto with --input-shape: must be one sink segment)."""
+def check(ge, d, mode, k, extra, offline=False):
+    """mode: sink | host | specialized (auto with --input-shape: must be one sink segment).
+    offline: the model is compiled to a .gem first (`ge compile`, same mode and shapes), the .gem
+    is run, and its outputs must be identical (bit for bit) to running the .onnx."""
     iname = open(os.path.join(d, "input_name")).read().strip()
     out = os.path.join(d, f"ge_{mode}_{k}.npy")
     x = os.path.join(d, f"input_{k}.npy")
     run_mode = "auto" if mode == "specialized" else mode
     cmd = [ge, "run", os.path.join(d, "model.onnx"), "--input", f"{iname}={x}", "--output", out,
            "--mode", run_mode, "--report"] + extra
+    shape_args = []
     if mode == "specialized":
-        cmd += ["--input-shape", f"{iname}=" + ",".join(str(n) for n in np.load(x).shape)]
+        shape_args = ["--input-shape", f"{iname}=" + ",".join(str(n) for n in np.load(x).shape)]
+    cmd += shape_args
+    if offline:
+        gem = os.path.join(d, f"model_{mode}_{k}.gem")
+        c = subprocess.run([ge, "compile", os.path.join(d, "model.onnx"), "-o", gem, "--mode", run_mode] +
+                           shape_args + extra, capture_output=True, text=True)
+        if c.returncode != 0:
+            return False, f"ge compile failed ({c.returncode}): {(c.stdout + c.stderr).strip()[-600:]}"
+        online = subprocess.run(cmd, capture_output=True, text=True)
+        if online.returncode != 0:
+            return False, f"ge failed ({online.returncode}): {(online.stdout + online.stderr).strip()[-600:]}"
+        online_out = np.load(out)
+        cmd = [ge, "run", gem, "--input", f"{iname}={x}", "--output", out, "--report"]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         return False, f"ge failed ({p.returncode}): {(p.stdout + p.stderr).strip()[-600:]}"
@@ -133,6 +148,8 @@ def check(ge, d, mode, k, extra):
     got = np.load(out)
     if got.shape != ref.shape:
         return False, f"shape {got.shape}, expected {ref.shape}"
+    if offline and (got.dtype != online_out.dtype or got.tobytes() != online_out.tobytes()):
+        return False, "the .gem's outputs differ from the .onnx's"
     diff = float(np.abs(got.astype(np.float64) - ref).max())
     tol = 1e-4 * float(np.abs(ref).max()) + 1e-5
     seg = next((line for line in p.stdout.splitlines() if line.startswith("segments:")), "")
@@ -148,6 +165,8 @@ def main():
     ap.add_argument("--models", default=",".join(SMALL))
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--ge-args", default="", help="extra arguments for every ge run (e.g. -O0)")
+    ap.add_argument("--offline", action="store_true",
+                    help="compile each model to a .gem (ge compile) and run that; outputs must equal the .onnx's")
     a = ap.parse_args()
     if a.list:
         print("\n".join(all_models()))
@@ -161,7 +180,7 @@ def main():
         runs = ([("host", 0), ("host", 1), ("specialized", 0), ("specialized", 1)] if dynamic else
                 [("sink", 0), ("host", 0)])
         for mode, k in runs:
-            ok, msg = check(a.ge, d, mode, k, extra)
+            ok, msg = check(a.ge, d, mode, k, extra, a.offline)
             failures += not ok
             print(f"{'PASS' if ok else 'FAIL'} {name} {mode} set {k}: {msg}", flush=True)
     print(f"{failures} failure(s)")
