@@ -80,6 +80,8 @@ class HostTensor {
   std::vector<double> ToDoubleVector() const;
 
  private:
+  // Bytes copied from src (the first src_size of them; the rest zero).
+  HostTensor(DataType dtype, Shape shape, const void* src, size_t src_size);
   TensorDesc desc_;
   std::shared_ptr<std::vector<uint8_t>> bytes_;
 };

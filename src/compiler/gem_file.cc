@@ -9,6 +9,11 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "base/checked_math.h"
@@ -371,8 +376,8 @@ TensorDesc ReadDesc(Reader& r, const char* what) {
     r.Fail(fmt::format("{}: format {} is not one GE knows", what, format));
   if (kind > static_cast<uint8_t>(ValueKind::kOptional)) r.Fail(fmt::format("{}: value kind {}", what, kind));
   if (!ValidDims(dims) || (unknown_rank && !dims.empty()))
-    r.Fail(fmt::format("{}: invalid dims (rank {}, at most {}, each >= -1)", what, dims.size(),
-                       gert::Shape::kMaxDimNum));
+    r.Fail(
+        fmt::format("{}: invalid dims (rank {}, at most {}, each >= -1)", what, dims.size(), gert::Shape::kMaxDimNum));
   if (!r.ok()) return d;
   d.dtype = static_cast<DataType>(dt);
   d.format = static_cast<Format>(format);
@@ -455,7 +460,9 @@ AttrValue ReadAttr(Reader& r, WeightSection& ws, int depth, const std::string& w
   }
 }
 
-bool InRange(int64_t id, size_t n, bool absent_ok) { return (absent_ok && id == kNoValue) || (id >= 0 && static_cast<uint64_t>(id) < n); }
+bool InRange(int64_t id, size_t n, bool absent_ok) {
+  return (absent_ok && id == kNoValue) || (id >= 0 && static_cast<uint64_t>(id) < n);
+}
 
 std::shared_ptr<Graph> ReadGraph(Reader& r, WeightSection& ws, int depth) {
   if (depth > kMaxGraphDepth) {
@@ -513,7 +520,8 @@ std::shared_ptr<Graph> ReadGraph(Reader& r, WeightSection& ws, int depth) {
       }
     }
     if (!r.ok()) break;
-    const NodeId id = g->AddNode(std::move(name), std::move(type), std::move(inputs), std::move(outputs), std::move(attrs));
+    const NodeId id =
+        g->AddNode(std::move(name), std::move(type), std::move(inputs), std::move(outputs), std::move(attrs));
     g->node(id).domain = std::move(domain);
   }
   std::vector<ValueId> gin = r.Vec<ValueId>("graph inputs");
@@ -658,10 +666,12 @@ Status ValidateStreams(const StreamAssignment& s, size_t npos) {
   std::vector<int> next(static_cast<size_t>(s.num_streams), 0);
   std::vector<bool> event_used(static_cast<size_t>(s.num_events), false);
   for (size_t p = 0; p < npos; ++p) {
-    if (s.stream[p] < -1 || s.stream[p] >= s.num_streams) return Bad(fmt::format("position {}: stream {}", p, s.stream[p]));
+    if (s.stream[p] < -1 || s.stream[p] >= s.num_streams)
+      return Bad(fmt::format("position {}: stream {}", p, s.stream[p]));
     if (s.stream[p] >= 0 && s.index[p] != next[s.stream[p]]++)
       return Bad(fmt::format("position {}: index {} on its stream", p, s.index[p]));
-    if (s.event[p] < -1 || s.event[p] >= s.num_events || (s.event[p] >= 0 && (s.stream[p] < 0 || event_used[s.event[p]])))
+    if (s.event[p] < -1 || s.event[p] >= s.num_events ||
+        (s.event[p] >= 0 && (s.stream[p] < 0 || event_used[s.event[p]])))
       return Bad(fmt::format("position {}: event {}", p, s.event[p]));
     if (s.event[p] >= 0) event_used[s.event[p]] = true;
     for (int st = 0; st < s.num_streams; ++st) {
@@ -686,7 +696,8 @@ Status ValidateProgram(const Graph& g, const SinkProgram& p) {
   std::vector<int> position(g.num_nodes(), -1);
   for (size_t i = 0; i < npos; ++i) {
     const NodeId n = p.order[i];
-    if (!InRange(n, g.num_nodes(), false) || position[n] >= 0) return Bad(fmt::format("schedule entry {}: node {}", i, n));
+    if (!InRange(n, g.num_nodes(), false) || position[n] >= 0)
+      return Bad(fmt::format("schedule entry {}: node {}", i, n));
     position[n] = static_cast<int>(i);
   }
   for (size_t i = 0; i < npos; ++i)  // topological: producers first
@@ -752,7 +763,8 @@ Status ValidateProgram(const Graph& g, const SinkProgram& p) {
     const std::string label = NodeLabel(node);
     if (p.streams.stream[t.position] < 0) return Bad(label + ": a task without a stream");
     if (t.block_dim < 1 || t.block_dim > kMaxBlockDim) return Bad(fmt::format("{}: block dim {}", label, t.block_dim));
-    if (t.tiling.size() > kMaxTilingBytes) return Bad(fmt::format("{}: {} bytes of tiling data", label, t.tiling.size()));
+    if (t.tiling.size() > kMaxTilingBytes)
+      return Bad(fmt::format("{}: {} bytes of tiling data", label, t.tiling.size()));
     const PlannerNode& pn = p.planner_input.nodes[t.position];
     if (t.args.size() != node.inputs.size() + node.outputs.size() + pn.workspaces.size() ||
         pn.absent_output_bytes.size() != node.outputs.size())
@@ -950,8 +962,10 @@ Status SaveCompiledGraph(const CompiledGraph& compiled, const GemInfo& info, con
   return Status::Ok();
 }
 
-Status DeserializeCompiledGraph(const uint8_t* data, size_t size, const std::string& source,
-                                std::unique_ptr<CompiledGraph>* out, GemInfo* info_out) {
+namespace {
+
+Status Deserialize(const uint8_t* data, size_t size, const std::string& source, std::unique_ptr<CompiledGraph>* out,
+                   GemInfo* info_out) {
   auto fail = [&](const std::string& what) { return InvalidArgument("{}: not a valid .gem model: {}", source, what); };
   if (size < kGemHeaderBytes || !HasGemMagic(data, size))
     return fail(size < kGemHeaderBytes ? fmt::format("{} bytes, shorter than the {}-byte header", size, kGemHeaderBytes)
@@ -981,8 +995,9 @@ Status DeserializeCompiledGraph(const uint8_t* data, size_t size, const std::str
     return fail("section offsets and sizes do not fit the file");
   const uint64_t sum = GemChecksum(data, size);
   if (sum != get64(kChecksumOffset))
-    return fail(fmt::format("checksum mismatch (stored {:016x}, computed {:016x}): the file is corrupted or was modified",
-                            get64(kChecksumOffset), sum));
+    return fail(
+        fmt::format("checksum mismatch (stored {:016x}, computed {:016x}): the file is corrupted or was modified",
+                    get64(kChecksumOffset), sum));
   info.meta_bytes = meta_bytes;
   info.weights_bytes = weights_bytes;
 
@@ -1070,9 +1085,8 @@ Status DeserializeCompiledGraph(const uint8_t* data, size_t size, const std::str
   if (!r.ok()) return fail(r.error());
   if (r.left() != 0) return fail(fmt::format("{} unread bytes after the meta data", r.left()));
   if (compiled->segments.empty()) return fail("no segment");
-  if (compiled->whole_graph &&
-      (compiled->segments.size() != 1 || compiled->segments[0].inputs != main.inputs() ||
-       compiled->segments[0].outputs != main.outputs()))
+  if (compiled->whole_graph && (compiled->segments.size() != 1 || compiled->segments[0].inputs != main.inputs() ||
+                                compiled->segments[0].outputs != main.outputs()))
     return fail("a whole-graph model whose segment is not the graph");
   if (!info.options.offline) return fail("not compiled for offline use");
   *out = std::move(compiled);
@@ -1080,16 +1094,42 @@ Status DeserializeCompiledGraph(const uint8_t* data, size_t size, const std::str
   return Status::Ok();
 }
 
+}  // namespace
+
+// Exceptions (an allocation a forged shape makes too large; a kernel library refusing a tiling)
+// become errors naming the file.
+Status DeserializeCompiledGraph(const uint8_t* data, size_t size, const std::string& source,
+                                std::unique_ptr<CompiledGraph>* out, GemInfo* info_out) {
+  try {
+    return Deserialize(data, size, source, out, info_out);
+  } catch (const std::bad_alloc&) {
+    return Error(Status::kOutOfMemory, "{}: not a valid .gem model: out of host memory while loading it", source);
+  } catch (const std::exception& e) {
+    return InvalidArgument("{}: not a valid .gem model: {}", source, e.what());
+  }
+}
+
 Status LoadCompiledGraph(const std::string& path, std::unique_ptr<CompiledGraph>* out, GemInfo* info) {
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  if (!f) return InvalidArgument("{}: cannot open: {}", path, std::strerror(errno));
-  const std::streamoff size = f.tellg();
-  if (size < 0) return InvalidArgument("{}: cannot read", path);
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
-  f.seekg(0);
-  if (size > 0 && !f.read(reinterpret_cast<char*>(bytes.data()), size))
-    return InvalidArgument("{}: cannot read {} bytes", path, size);
-  return DeserializeCompiledGraph(bytes.data(), bytes.size(), path, out, info);
+  // Mapped, not read: the weights are copied once, from the page cache to where they run.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return InvalidArgument("{}: cannot open: {}", path, std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return InvalidArgument("{}: not a regular file", path);
+  }
+  const size_t size = static_cast<size_t>(st.st_size);
+  if (size == 0) {
+    ::close(fd);
+    return DeserializeCompiledGraph(nullptr, 0, path, out, info);
+  }
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) return InvalidArgument("{}: cannot map {} bytes: {}", path, size, std::strerror(errno));
+  ::madvise(map, size, MADV_SEQUENTIAL);
+  Status result = DeserializeCompiledGraph(static_cast<const uint8_t*>(map), size, path, out, info);
+  ::munmap(map, size);
+  return result;
 }
 
 }  // namespace ge

@@ -30,8 +30,9 @@ struct NodeCompile {
 };
 
 // Infers the node's outputs from its (static) inputs and runs its tiling once.
-Status CompileNode(const Graph& graph, NodeId n, uint32_t core_num, std::vector<gert::Tensor>& values,
-                   NodeCompile* nc) {
+// `expect` (loading an offline program): the shapes the program recorded, checked before tiling.
+Status CompileNode(const Graph& graph, NodeId n, uint32_t core_num, std::vector<gert::Tensor>& values, NodeCompile* nc,
+                   const std::vector<gert::Tensor>* expect = nullptr) {
   const Node& node = graph.node(n);
   nc->is_view = IsViewNode(graph, node);
   if (nc->is_view) {  // static output desc; the shape input's data is not needed
@@ -51,6 +52,15 @@ Status CompileNode(const Graph& graph, NodeId n, uint32_t core_num, std::vector<
       return InvalidArgument("{}: output {} has no static shape ({}); it cannot be sunk", NodeLabel(node), o,
                              ShapeToString(call.output(o).GetStorageShape()));
     if (node.outputs[o] != kNoValue) values[node.outputs[o]] = call.output(o);
+    if (expect != nullptr && node.outputs[o] != kNoValue) {
+      const gert::Tensor& want = (*expect)[node.outputs[o]];
+      const gert::Tensor& got = call.output(o);
+      if (got.GetDataType() != want.GetDataType() || !(got.GetStorageShape() == want.GetStorageShape()))
+        return InvalidArgument("{}: output '{}' is {}{} here, {}{} in the compiled program", NodeLabel(node),
+                               graph.value(node.outputs[o]).name, DataTypeName(got.GetDataType()),
+                               ShapeToString(got.GetStorageShape()), DataTypeName(want.GetDataType()),
+                               ShapeToString(want.GetStorageShape()));
+    }
     nc->absent_output_bytes.push_back(node.outputs[o] != kNoValue
                                           ? 0
                                           : call.output(o).GetShapeSize() *
@@ -208,19 +218,10 @@ Status RetileSinkProgram(const Graph& graph, uint32_t core_num, SinkProgram* pro
   for (size_t p = 0; p < prog->order.size(); ++p) {
     const Node& node = graph.node(prog->order[p]);
     NodeCompile nc;
-    GE_RETURN_IF_ERROR(CompileNode(graph, prog->order[p], core_num, values, &nc));
+    GE_RETURN_IF_ERROR(CompileNode(graph, prog->order[p], core_num, values, &nc, &prog->values));
     const PlannerNode& pn = prog->planner_input.nodes[p];
     if (nc.workspaces != pn.workspaces || nc.absent_output_bytes != pn.absent_output_bytes)
       return InvalidArgument("{}: its workspaces differ from the compiled program's", NodeLabel(node));
-    for (ValueId v : node.outputs) {
-      if (v == kNoValue) continue;
-      const gert::Tensor& want = prog->values[v];
-      if (values[v].GetDataType() != want.GetDataType() || !(values[v].GetStorageShape() == want.GetStorageShape()))
-        return InvalidArgument("{}: output '{}' is {}{} here, {}{} in the compiled program", NodeLabel(node),
-                               graph.value(v).name, DataTypeName(values[v].GetDataType()),
-                               ShapeToString(values[v].GetStorageShape()), DataTypeName(want.GetDataType()),
-                               ShapeToString(want.GetStorageShape()));
-    }
     const bool has_task = next_task < prog->tasks.size() && prog->tasks[next_task].position == static_cast<int>(p);
     if (nc.is_view == has_task)
       return InvalidArgument("{}: {} in the compiled program", NodeLabel(node), has_task ? "a task" : "no task");

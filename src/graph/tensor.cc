@@ -22,7 +22,9 @@ Shape FromGertShape(const gert::Shape& s) {
 
 std::string TensorDesc::ToString() const { return fmt::format("{}{}", DataTypeName(dtype), shape.ToString()); }
 
-HostTensor::HostTensor(DataType dtype, Shape shape) {
+HostTensor::HostTensor(DataType dtype, Shape shape) : HostTensor(dtype, std::move(shape), nullptr, 0) {}
+
+HostTensor::HostTensor(DataType dtype, Shape shape, const void* src, size_t src_size) {
   desc_.dtype = dtype;
   desc_.shape = std::move(shape);
   // An unknown or unrepresentable shape holds no bytes; sources of shapes (parsers, shape
@@ -33,7 +35,13 @@ HostTensor::HostTensor(DataType dtype, Shape shape) {
   ReserveHostMemory(static_cast<int64_t>(bytes));
   std::vector<uint8_t>* v = nullptr;
   try {
-    v = new std::vector<uint8_t>(bytes);
+    const auto* p = static_cast<const uint8_t*>(src);
+    if (p != nullptr && src_size >= bytes) {  // copied, not zero-filled first
+      v = new std::vector<uint8_t>(p, p + bytes);
+    } else {
+      v = new std::vector<uint8_t>(bytes);
+      if (p != nullptr && src_size > 0) std::memcpy(v->data(), p, src_size);
+    }
   } catch (...) {
     ReleaseHostMemory(static_cast<int64_t>(bytes));
     throw;
@@ -45,10 +53,7 @@ HostTensor::HostTensor(DataType dtype, Shape shape) {
 }
 
 HostTensor HostTensor::FromBytes(DataType dtype, Shape shape, const void* data, size_t size) {
-  HostTensor t(dtype, std::move(shape));
-  size_t n = std::min(size, t.NumBytes());
-  if (n > 0) std::memcpy(t.mutable_data(), data, n);
-  return t;
+  return HostTensor(dtype, std::move(shape), data, size);
 }
 
 std::string HostTensor::GetString(int64_t i) const {

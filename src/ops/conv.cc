@@ -44,6 +44,7 @@ struct ConvTiling {
 enum FusedAttr { kActivation = kStrides + 1, kActivationParams, kLayout, kOutChannels, kPackedWeights };
 
 bool KernelShape(const gert::RuntimeAttrs* attrs, const gert::Shape& wshape, int64_t* k, size_t* nk) {
+  if (wshape.GetDimNum() < 3 || wshape.GetDimNum() > 5) return false;  // k holds at most 3 dims
   *nk = wshape.GetDimNum() - 2;
   auto* ks = attrs->GetListInt(kKernelShape);
   for (size_t i = 0; i < *nk; ++i) {
