@@ -77,6 +77,12 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
 aclError aclrtSynchronizeEvent(aclrtEvent event);
 aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream);
+// GE: a host function run on the stream's thread in stream order (cf. cudaLaunchHostFunc) whose
+// result counts like a task's: a code other than ACL_SUCCESS becomes the stream's error,
+// returned by the next aclrtSynchronizeStream with the message the function set on its thread
+// (aclGetRecentErrMsg). What aclmdlExecuteAsync enqueues.
+typedef aclError (*aclrtHostFunc)(void* userData);
+aclError aclrtLaunchHostFunc(aclrtHostFunc fn, void* userData, aclrtStream stream);
 
 // ---- kernels (GE) -------------------------------------------------------------------------
 // A kernel runs SPMD: the device calls it once per block, blocks spread over the core threads.

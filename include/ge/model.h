@@ -48,6 +48,10 @@ class Model {
  public:
   ~Model();
   static Status Load(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out);
+  // Load from a model held in memory (an ONNX ModelProto's bytes; not kept after the call).
+  // `name` stands for the file in error messages.
+  static Status LoadFromMemory(const void* data, size_t size, const ModelOptions& options, std::unique_ptr<Model>* out,
+                               const std::string& name = "<memory>");
   static Status FromGraph(std::shared_ptr<Graph> graph, const ModelOptions& options, std::unique_ptr<Model>* out);
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
   // Runs on the caller's device buffers (aclrtMalloc), one per graph input and output, each at

@@ -135,6 +135,25 @@ Status Model::Load(const std::string& path, const ModelOptions& options, std::un
   });
 }
 
+Status Model::LoadFromMemory(const void* data, size_t size, const ModelOptions& options, std::unique_ptr<Model>* out,
+                             const std::string& name) {
+  return NoThrow([&] {
+    if (data == nullptr || size == 0) return InvalidArgument("{}: empty model (no bytes)", name);
+    GE_RETURN_IF_ERROR(LoadCustomOpLibsFromEnv());
+    std::shared_ptr<Graph> graph;
+    Status st = LoadOnnxModelFromBytes(std::string(static_cast<const char*>(data), size), "", &graph);
+    if (!st.ok()) return st.Prepend(name + ": ");
+    std::unique_ptr<Model> m(new Model());
+    m->graph_ = std::move(graph);
+    m->options_ = options;
+    m->source_ = name;
+    st = m->CompileAndLoad();
+    if (!st.ok()) return st.Prepend(name + ": ");
+    *out = std::move(m);
+    return Status::Ok();
+  });
+}
+
 Status Model::FromGraph(std::shared_ptr<Graph> graph, const ModelOptions& options, std::unique_ptr<Model>* out) {
   return NoThrow([&] {
     std::unique_ptr<Model> m(new Model());
