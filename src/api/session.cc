@@ -210,14 +210,14 @@ struct GraphEntry {
 };
 
 Status BuildEntry(uint32_t id, GraphEntry& e, const std::vector<Tensor>* inputs, std::shared_ptr<Model>* out) {
+  const auto& gin = e.graph->inputs();
+  if (inputs != nullptr && !inputs->empty() && inputs->size() != gin.size())
+    return InvalidArgument("graph {}: {} input tensors given to BuildGraph, the graph has {} inputs", id,
+                           inputs->size(), gin.size());
   std::lock_guard<std::mutex> lk(e.build_mu);
   if (!e.model) {
     ModelOptions mo = e.options.ToModelOptions();
-    const auto& gin = e.graph->inputs();
     if (inputs != nullptr && !inputs->empty()) {
-      if (inputs->size() != gin.size())
-        return InvalidArgument("graph {}: {} input tensors given to BuildGraph, the graph has {} inputs", id,
-                               inputs->size(), gin.size());
       for (size_t i = 0; i < gin.size(); ++i) {
         const Value& v = e.graph->value(gin[i]);
         if (v.desc.shape.IsStatic()) continue;

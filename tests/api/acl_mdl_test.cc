@@ -60,7 +60,9 @@ class AclMdl : public ::testing::Test {
     ASSERT_EQ(aclmdlLoadFromFile((kModels + "mlp.onnx").c_str(), &id_), ACL_SUCCESS) << aclGetRecentErrMsg();
   }
   void TearDown() override {
-    if (id_ != 0) EXPECT_EQ(aclmdlUnload(id_), ACL_SUCCESS);
+    if (id_ != 0) {
+      EXPECT_EQ(aclmdlUnload(id_), ACL_SUCCESS);
+    }
   }
   uint32_t id_ = 0;
 };
