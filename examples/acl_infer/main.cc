@@ -1,6 +1,7 @@
 // acl_infer: an inference application written only against the ACL API (acl/acl.h), as an
-// Ascend application would be: initialize, load a model, describe it, allocate device buffers,
-// copy inputs in, execute, copy outputs out, unload, finalize.
+// Ascend application would be: initialize, open the device and a context, load a model,
+// describe it, allocate device buffers, copy inputs in, execute, copy outputs out, unload,
+// finalize.
 //
 //   acl_infer MODEL [INPUT.bin ...] [-o OUTPUT_PREFIX]
 //
@@ -104,7 +105,8 @@ int Run(const std::string& model_path, const std::vector<std::string>& input_fil
       } else {
         host.assign(size, 1);
       }
-      if (size > 0) ok = Check(aclrtMemcpy(in.dev[i], size, host.data(), size, ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy");
+      if (size > 0)
+        ok = Check(aclrtMemcpy(in.dev[i], size, host.data(), size, ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy");
     }
     if (!ok || !Check(aclmdlExecute(model_id, in.dataset, out.dataset), "aclmdlExecute")) break;
     for (size_t o = 0; o < num_out && ok; ++o) {
@@ -171,7 +173,10 @@ int main(int argc, char** argv) {
   }
   if (!Check(aclInit(nullptr), "aclInit")) return 1;
   if (!Check(aclrtSetDevice(0), "aclrtSetDevice")) return 1;
+  aclrtContext context = nullptr;
+  if (!Check(aclrtCreateContext(&context, 0), "aclrtCreateContext")) return 1;
   const int rc = Run(model, inputs, out_prefix);
+  aclrtDestroyContext(context);
   aclrtResetDevice(0);
   if (!Check(aclFinalize(), "aclFinalize")) return 1;
   return rc;

@@ -62,8 +62,7 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
 // for it, and an error it hits is returned by the next aclrtSynchronizeStream. The datasets'
 // buffer addresses are read at the call (the datasets may be destroyed on return); the memory
 // they point to must stay valid until the stream has run the execution.
-aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output,
-                            aclrtStream stream);
+aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output, aclrtStream stream);
 
 // ---- description --------------------------------------------------------------------------
 aclmdlDesc* aclmdlCreateDesc(void);

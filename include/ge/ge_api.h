@@ -4,7 +4,8 @@
 //   ge::GEInitialize({{ge::kOptionMode, "auto"}});
 //   ge::Graph graph;
 //   ge::aclgrphParseONNX("model.onnx", {}, graph);          // ge/onnx_parser.h
-//   ge::Session session({});
+//   std::map<ge::AscendString, ge::AscendString> options = {{ge::kOptionMode, "host"}};
+//   ge::Session session(options);   // a named map: a braced list would also match the copy constructor
 //   session.AddGraph(1, graph);
 //   std::vector<ge::Tensor> outputs;
 //   ge::Status st = session.RunGraph(1, inputs, outputs);    // compiles on first use

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "ge/status.h"
 #include "ge/model_report.h"
 #include "ge/op_profile.h"
+#include "ge/status.h"
 #include "ge/tensor.h"
 
 namespace ge {

@@ -114,11 +114,11 @@ aclError Register(std::unique_ptr<ge::Model> model, uint32_t* modelId) {
 
 aclError CheckWithMem(const char* api, void* workPtr, size_t workSize, void* weightPtr, size_t weightSize) {
   if ((workPtr == nullptr) != (workSize == 0))
-    return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: workPtr {} with workSize {} (give both or neither)", api,
-                                                     workPtr, workSize));
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                fmt::format("{}: workPtr {} with workSize {} (give both or neither)", api, workPtr, workSize));
   if ((weightPtr == nullptr) != (weightSize == 0))
-    return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: weightPtr {} with weightSize {} (give both or neither)",
-                                                     api, weightPtr, weightSize));
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                fmt::format("{}: weightPtr {} with weightSize {} (give both or neither)", api, weightPtr, weightSize));
   return ACL_SUCCESS;
 }
 
@@ -184,7 +184,7 @@ aclError RunModel(const char* api, LoadedModel& m, const std::vector<ge::DeviceB
                   const std::vector<ge::DeviceBuffer>& out) {
   ge::Status st = m.model->RunWithDeviceBuffers(in, out);
   if (st.ok()) return ACL_SUCCESS;
-  const aclError code = st.code() == ge::Status::kOutOfMemory ? ACL_ERROR_BAD_ALLOC
+  const aclError code = st.code() == ge::Status::kOutOfMemory       ? ACL_ERROR_BAD_ALLOC
                         : st.code() == ge::Status::kInvalidArgument ? ACL_ERROR_INVALID_PARAM
                                                                     : ACL_ERROR_INTERNAL_ERROR;
   return Fail(code, fmt::format("{}: {}", api, st.message()));
@@ -197,7 +197,8 @@ struct AsyncExecution {
 
 aclError RunAsyncExecution(void* user) {
   std::unique_ptr<AsyncExecution> job(static_cast<AsyncExecution*>(user));
-  aclError ret = Guard("aclmdlExecuteAsync", [&] { return RunModel("aclmdlExecuteAsync", *job->model, job->inputs, job->outputs); });
+  aclError ret = Guard("aclmdlExecuteAsync",
+                       [&] { return RunModel("aclmdlExecuteAsync", *job->model, job->inputs, job->outputs); });
   {
     std::lock_guard<std::mutex> lk(job->model->pending_mu);
     --job->model->pending;
@@ -246,7 +247,8 @@ aclError IndexByName(const char* api, const aclmdlDesc* desc, bool input, const 
       *index = i;
       return ACL_SUCCESS;
     }
-  return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("{}: the model has no {} named '{}'", api, input ? "input" : "output", name));
+  return Fail(ACL_ERROR_INVALID_PARAM,
+              fmt::format("{}: the model has no {} named '{}'", api, input ? "input" : "output", name));
 }
 
 }  // namespace
@@ -259,10 +261,20 @@ size_t aclDataTypeSize(aclDataType dataType) {
   int raw = 0;
   std::memcpy(&raw, &dataType, sizeof(raw));
   switch (raw) {
-    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
-    case ACL_FLOAT16: case ACL_INT16: case ACL_UINT16: case ACL_BF16: return 2;
-    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
-    case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_COMPLEX64: return 8;
+    case ACL_FLOAT:
+    case ACL_INT32:
+    case ACL_UINT32: return 4;
+    case ACL_FLOAT16:
+    case ACL_INT16:
+    case ACL_UINT16:
+    case ACL_BF16: return 2;
+    case ACL_INT8:
+    case ACL_UINT8:
+    case ACL_BOOL: return 1;
+    case ACL_INT64:
+    case ACL_UINT64:
+    case ACL_DOUBLE:
+    case ACL_COMPLEX64: return 8;
     case ACL_COMPLEX128: return 16;
     case ACL_STRING: return ge::kStringSlotBytes;
     default: return 0;
@@ -382,8 +394,7 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
   });
 }
 
-aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output,
-                            aclrtStream stream) {
+aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output, aclrtStream stream) {
   const char* api = "aclmdlExecuteAsync";
   return Guard(api, [&]() -> aclError {
     std::shared_ptr<LoadedModel> m = Registry::Get().Find(modelId);
@@ -393,8 +404,7 @@ aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdl
     if (aclError e = CollectBuffers(api, "input", input, m->inputs, ACL_ERROR_MODEL_INPUT_NOT_MATCH, &job->inputs);
         e != ACL_SUCCESS)
       return e;
-    if (aclError e =
-            CollectBuffers(api, "output", output, m->outputs, ACL_ERROR_MODEL_OUTPUT_NOT_MATCH, &job->outputs);
+    if (aclError e = CollectBuffers(api, "output", output, m->outputs, ACL_ERROR_MODEL_OUTPUT_NOT_MATCH, &job->outputs);
         e != ACL_SUCCESS)
       return e;
     job->model = m;
@@ -520,8 +530,8 @@ aclError aclmdlDestroyDataset(const aclmdlDataset* dataset) {
 
 aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset, aclDataBuffer* dataBuffer) {
   if (dataset == nullptr || dataBuffer == nullptr)
-    return Fail(ACL_ERROR_INVALID_PARAM, fmt::format("aclmdlAddDatasetBuffer: {} is null",
-                                                     dataset == nullptr ? "dataset" : "dataBuffer"));
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                fmt::format("aclmdlAddDatasetBuffer: {} is null", dataset == nullptr ? "dataset" : "dataBuffer"));
   return Guard("aclmdlAddDatasetBuffer", [&]() -> aclError {
     dataset->buffers.push_back(dataBuffer);
     return ACL_SUCCESS;
@@ -542,8 +552,8 @@ aclDataBuffer* aclmdlGetDatasetBuffer(const aclmdlDataset* dataset, size_t index
     return nullptr;
   }
   if (index >= dataset->buffers.size()) {
-    Fail(ACL_ERROR_INVALID_PARAM, fmt::format("aclmdlGetDatasetBuffer: index {} out of range ({} buffers)", index,
-                                              dataset->buffers.size()));
+    Fail(ACL_ERROR_INVALID_PARAM,
+         fmt::format("aclmdlGetDatasetBuffer: index {} out of range ({} buffers)", index, dataset->buffers.size()));
     return nullptr;
   }
   return dataset->buffers[index];

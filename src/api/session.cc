@@ -112,10 +112,10 @@ Status ParseOptions(const std::map<std::string, std::string>& options, Level lev
     } else if (key == kOptionCustomOpLib) {
       if (v.empty()) return InvalidArgument("option {}: empty library list", key);
     } else {
-      return InvalidArgument(
-          "unknown option '{}' given to {} (known: {}, {}, {}, {}, {}, {}, {}, {})", key, LevelName(level), kOptionMode,
-          kOptionOptimizationLevel, kOptionStreamNum, kOptionThreadNum, kOptionMemoryLimit, kOptionCustomOpLib,
-          kOptionLogLevel, kOptionPreferFallback);
+      return InvalidArgument("unknown option '{}' given to {} (known: {}, {}, {}, {}, {}, {}, {}, {})", key,
+                             LevelName(level), kOptionMode, kOptionOptimizationLevel, kOptionStreamNum,
+                             kOptionThreadNum, kOptionMemoryLimit, kOptionCustomOpLib, kOptionLogLevel,
+                             kOptionPreferFallback);
     }
   }
   // Everything is valid: apply the process-wide ones.
@@ -130,11 +130,11 @@ Status ParseOptions(const std::map<std::string, std::string>& options, Level lev
       if (aclrtSetDeviceMemLimit(static_cast<size_t>(n)) != ACL_SUCCESS)
         return Internal("option {}: {}", key, aclGetRecentErrMsg());
     } else if (key == kOptionLogLevel) {
-      const auto lvl = v == "debug" ? spdlog::level::debug
-                       : v == "info" ? spdlog::level::info
+      const auto lvl = v == "debug"   ? spdlog::level::debug
+                       : v == "info"  ? spdlog::level::info
                        : v == "error" ? spdlog::level::err
-                       : v == "off" ? spdlog::level::off
-                                    : spdlog::level::warn;
+                       : v == "off"   ? spdlog::level::off
+                                      : spdlog::level::warn;
       Logger().set_level(lvl);
     } else if (key == kOptionCustomOpLib) {
       Status st = LoadCustomOpLibs(v);
@@ -265,7 +265,8 @@ struct Session::Impl {
     GE_RETURN_IF_ERROR(CheckInitialized());
     std::lock_guard<std::mutex> lk(mu);
     auto it = graphs.find(graph_id);
-    if (it == graphs.end()) return Error(Status::kNotFound, "graph {} is not in the session (AddGraph it first)", graph_id);
+    if (it == graphs.end())
+      return Error(Status::kNotFound, "graph {} is not in the session (AddGraph it first)", graph_id);
     *out = it->second;
     return Status::Ok();
   }
@@ -426,8 +427,7 @@ graphStatus aclgrphParseONNX(const char* model_file, const std::map<AscendString
     Remember(InvalidArgument("aclgrphParseONNX: model_file is null"));
     return GRAPH_PARAM_INVALID;
   }
-  return ParseInto(parser_params, graph,
-                   [&](std::shared_ptr<Graph>* g) { return LoadOnnxModel(model_file, g); });
+  return ParseInto(parser_params, graph, [&](std::shared_ptr<Graph>* g) { return LoadOnnxModel(model_file, g); });
 }
 
 graphStatus aclgrphParseONNXFromMem(const char* buffer, size_t size,
@@ -436,9 +436,8 @@ graphStatus aclgrphParseONNXFromMem(const char* buffer, size_t size,
     Remember(InvalidArgument("aclgrphParseONNXFromMem: empty buffer"));
     return GRAPH_PARAM_INVALID;
   }
-  return ParseInto(parser_params, graph, [&](std::shared_ptr<Graph>* g) {
-    return LoadOnnxModelFromBytes(std::string(buffer, size), "", g);
-  });
+  return ParseInto(parser_params, graph,
+                   [&](std::shared_ptr<Graph>* g) { return LoadOnnxModelFromBytes(std::string(buffer, size), "", g); });
 }
 
 }  // namespace ge

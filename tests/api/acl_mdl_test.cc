@@ -144,9 +144,12 @@ TEST_F(AclMdl, ExecuteAsyncRunsInStreamOrder) {
   std::memset(out.dev, 0, kOutBytes);
   static std::atomic<bool> release{false};
   release = false;
-  ASSERT_EQ(aclrtLaunchCallback([](void*) {
-    while (!release.load()) std::this_thread::yield();
-  }, nullptr, ACL_CALLBACK_BLOCK, stream), ACL_SUCCESS);
+  ASSERT_EQ(aclrtLaunchCallback(
+                [](void*) {
+                  while (!release.load()) std::this_thread::yield();
+                },
+                nullptr, ACL_CALLBACK_BLOCK, stream),
+            ACL_SUCCESS);
   ASSERT_EQ(aclmdlExecuteAsync(id_, in.ds, out.ds, stream), ACL_SUCCESS) << aclGetRecentErrMsg();
   // The datasets may go right away: their addresses were taken at the call.
   for (int i = 0; i < 40; ++i) EXPECT_EQ(out.f()[i], 0.f);
@@ -232,8 +235,7 @@ TEST(AclMdlErrors, Loading) {
   EXPECT_EQ(aclmdlLoadFromFileWithMem(path.c_str(), &id, mem, 0, nullptr, 0), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlLoadFromFileWithMem(path.c_str(), &id, nullptr, 8, nullptr, 0), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlLoadFromFileWithMem(path.c_str(), &id, nullptr, 0, mem, 0), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclmdlLoadFromMemWithMem(bytes.data(), bytes.size(), &id, nullptr, 0, nullptr, 8),
-            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlLoadFromMemWithMem(bytes.data(), bytes.size(), &id, nullptr, 0, nullptr, 8), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlUnload(0), ACL_ERROR_INVALID_MODEL_ID);
   EXPECT_EQ(aclmdlUnload(0xdeadbeef), ACL_ERROR_INVALID_MODEL_ID);
 }

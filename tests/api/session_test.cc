@@ -160,12 +160,15 @@ TEST_F(SessionTest, RunGraphAsyncReportsErrorsAndDrainsAtDestruction) {
   {
     Session session(std::map<std::string, std::string>{});
     ASSERT_TRUE(session.AddGraph(1, ParseMlp()).ok());
-    ASSERT_TRUE(session.RunGraphAsync(1, {}, [&](Status s, std::vector<Tensor>& out) {
-      if (!s.ok() && out.empty()) {
-        message = s.message();
-        ++failed;
-      }
-    }).ok());
+    ASSERT_TRUE(session
+                    .RunGraphAsync(1, {},
+                                   [&](Status s, std::vector<Tensor>& out) {
+                                     if (!s.ok() && out.empty()) {
+                                       message = s.message();
+                                       ++failed;
+                                     }
+                                   })
+                    .ok());
     for (int r = 0; r < 8; ++r)
       ASSERT_TRUE(
           session.RunGraphAsync(1, {MlpInput(r)}, [&](Status s, std::vector<Tensor>&) { s.ok() ? ++ok : ++failed; })
