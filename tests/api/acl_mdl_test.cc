@@ -2,6 +2,7 @@
 // from a file and from memory, describe, execute synchronously, on a stream and from several
 // threads; every bad call returns an ACL error code.
 #include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
 
 #include <atomic>
 #include <cmath>
@@ -211,6 +212,75 @@ TEST_F(AclMdl, ConcurrentRunExecute) {
     });
   for (auto& th : threads) th.join();
   EXPECT_EQ(bad.load(), 0);
+}
+
+// y = Gather(data[5], idx[2]): an index out of range fails the execution inside the kernel, after
+// aclmdlExecuteAsync returned; the stream's next synchronize reports it, naming the node.
+std::string GatherModelBytes() {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  auto* g = m.mutable_graph();
+  g->set_name("gather");
+  auto add_value = [](onnx::ValueInfoProto* v, const char* name, int type, int64_t dim) {
+    v->set_name(name);
+    v->mutable_type()->mutable_tensor_type()->set_elem_type(type);
+    v->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(dim);
+  };
+  add_value(g->add_input(), "data", onnx::TensorProto::FLOAT, 5);
+  add_value(g->add_input(), "idx", onnx::TensorProto::INT64, 2);
+  add_value(g->add_output(), "y", onnx::TensorProto::FLOAT, 2);
+  auto* n = g->add_node();
+  n->set_name("the_gather");
+  n->set_op_type("Gather");
+  n->add_input("data");
+  n->add_input("idx");
+  n->add_output("y");
+  return m.SerializeAsString();
+}
+
+TEST(AclMdlAsync, ExecutionErrorIsReportedBySynchronize) {
+  const std::string bytes = GatherModelBytes();
+  uint32_t id = 0;
+  ASSERT_EQ(aclmdlLoadFromMem(bytes.data(), bytes.size(), &id), ACL_SUCCESS) << aclGetRecentErrMsg();
+  aclmdlDesc* desc = aclmdlCreateDesc();
+  ASSERT_EQ(aclmdlGetDesc(desc, id), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlGetInputDataType(desc, 1), ACL_INT64);
+  ASSERT_EQ(aclmdlGetOutputSizeByIndex(desc, 0), 2 * sizeof(float));
+  aclmdlDestroyDesc(desc);
+  float data[5] = {10, 11, 12, 13, 14}, y[2] = {0, 0};
+  int64_t idx[2] = {4, 1};
+  aclDataBuffer* bd = aclCreateDataBuffer(data, sizeof(data));
+  aclDataBuffer* bi = aclCreateDataBuffer(idx, sizeof(idx));
+  aclDataBuffer* by = aclCreateDataBuffer(y, sizeof(y));
+  aclmdlDataset* in = aclmdlCreateDataset();
+  aclmdlDataset* out = aclmdlCreateDataset();
+  aclmdlAddDatasetBuffer(in, bd);
+  aclmdlAddDatasetBuffer(in, bi);
+  aclmdlAddDatasetBuffer(out, by);
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlExecuteAsync(id, in, out, stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(y[0], 14.f);
+  EXPECT_EQ(y[1], 11.f);
+  idx[1] = 99;
+  ASSERT_EQ(aclmdlExecuteAsync(id, in, out, stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  const std::string msg = aclGetRecentErrMsg();
+  EXPECT_NE(msg.find("the_gather"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("99"), std::string::npos) << msg;
+  // The synchronous form returns it directly; the stream works again afterwards.
+  EXPECT_NE(aclmdlExecute(id, in, out), ACL_SUCCESS);
+  idx[1] = 0;
+  ASSERT_EQ(aclmdlExecuteAsync(id, in, out, stream), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(y[1], 10.f);
+  EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  aclmdlDestroyDataset(in);
+  aclmdlDestroyDataset(out);
+  for (aclDataBuffer* b : {bd, bi, by}) aclDestroyDataBuffer(b);
+  EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
 }
 
 TEST(AclMdlErrors, Loading) {

@@ -268,12 +268,13 @@ int SessionRuns() {
   return e ? std::atoi(e) : 1000;
 }
 
-// One compiled graph, 8 threads x 1000 runs, every thread with its own sequence of inputs; each
-// output equals the single-threaded run's on the same input, bit for bit.
-TEST_F(SessionTest, SessionConcurrentRunEightThreads) {
+// One compiled graph, 8 threads x 1000 runs (GE_SESSION_CONCURRENT_RUNS), every thread with its
+// own sequence of inputs; each output equals the single-threaded run's on the same input, bit for
+// bit. The mlp compiles to one sink segment in auto mode, to host scheduling in host mode.
+void CheckSessionConcurrentRun(const std::string& mode) {
   constexpr int kThreads = 8, kVariants = 16;
   const int runs = SessionRuns();
-  Session session(std::map<std::string, std::string>{});
+  Session session(std::map<std::string, std::string>{{kOptionMode, mode}});
   ASSERT_TRUE(session.AddGraph(1, ParseMlp()).ok());
   std::vector<Tensor> in(kVariants);
   std::vector<std::vector<Tensor>> want(kVariants);
@@ -300,6 +301,10 @@ TEST_F(SessionTest, SessionConcurrentRunEightThreads) {
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(mismatches.load(), 0);
 }
+
+TEST_F(SessionTest, SessionConcurrentRunEightThreads) { CheckSessionConcurrentRun("auto"); }  // sink
+
+TEST_F(SessionTest, SessionConcurrentRunEightThreadsHostMode) { CheckSessionConcurrentRun("host"); }
 
 }  // namespace
 }  // namespace ge
