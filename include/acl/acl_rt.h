@@ -15,6 +15,7 @@ extern "C" {
 #endif
 
 typedef void* aclrtStream;
+typedef void* aclrtContext;
 typedef void* aclrtEvent;
 typedef struct aclmdlRI_* aclmdlRI;  // a loaded model: a bound task list on one or more streams
 
@@ -50,6 +51,17 @@ aclError aclrtSynchronizeDevice(void);
 aclError aclrtSetDeviceCoreNum(uint32_t coreNum);
 aclError aclrtGetDeviceCoreNum(uint32_t* coreNum);
 
+// ---- contexts -----------------------------------------------------------------------------
+// One device, so a context is a name for it that a thread makes current: streams, memory and
+// models are device-wide and usable from any context. A thread that set none has the device's
+// default context (created with the device). Unknown handles are ACL_ERROR_RT_PARAM_INVALID.
+// Creates a context on device 0 and makes it the calling thread's current one.
+aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId);
+// A thread whose current context it was falls back to the default context.
+aclError aclrtDestroyContext(aclrtContext context);
+aclError aclrtSetCurrentContext(aclrtContext context);
+aclError aclrtGetCurrentContext(aclrtContext* context);
+
 // ---- memory -------------------------------------------------------------------------------
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
 aclError aclrtFree(void* devPtr);
@@ -77,6 +89,12 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
 aclError aclrtSynchronizeEvent(aclrtEvent event);
 aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream);
+// GE: a host function run on the stream's thread in stream order (cf. cudaLaunchHostFunc) whose
+// result counts like a task's: a code other than ACL_SUCCESS becomes the stream's error,
+// returned by the next aclrtSynchronizeStream with the message the function set on its thread
+// (aclGetRecentErrMsg). What aclmdlExecuteAsync enqueues.
+typedef aclError (*aclrtHostFunc)(void* userData);
+aclError aclrtLaunchHostFunc(aclrtHostFunc fn, void* userData, aclrtStream stream);
 
 // ---- kernels (GE) -------------------------------------------------------------------------
 // A kernel runs SPMD: the device calls it once per block, blocks spread over the core threads.

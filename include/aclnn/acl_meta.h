@@ -23,23 +23,7 @@ typedef int32_t aclnnStatus;
 #define ACLNN_ERR_INNER 561000
 #define ACLNN_ERR_INNER_NULLPTR 561103
 
-// Same values as ge::DataType / ge::Format.
-typedef enum aclDataType {
-  ACL_DT_UNDEFINED = -1,
-  ACL_FLOAT = 0,
-  ACL_FLOAT16 = 1,
-  ACL_INT8 = 2,
-  ACL_INT32 = 3,
-  ACL_UINT8 = 4,
-  ACL_INT16 = 6,
-  ACL_UINT16 = 7,
-  ACL_UINT32 = 8,
-  ACL_INT64 = 9,
-  ACL_UINT64 = 10,
-  ACL_DOUBLE = 11,
-  ACL_BOOL = 12,
-} aclDataType;
-
+// aclDataType: acl/acl_base.h. aclFormat has the same values as ge::Format.
 typedef enum aclFormat {
   ACL_FORMAT_UNDEFINED = -1,
   ACL_FORMAT_NCHW = 0,

@@ -23,6 +23,7 @@ class CompiledModel;
 struct CompiledGraph;
 struct MemoryReport;
 struct CompileOptions;
+struct GemInfo;
 
 // A graph input or output: its name and declared (compiled) dtype and shape, -1 for a dynamic dim.
 struct TensorInfo {
@@ -49,6 +50,10 @@ class Model {
  public:
   ~Model();
   static Status Load(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out);
+  // Load from a model held in memory (an ONNX ModelProto's or a .gem's bytes; not kept after the call).
+  // `name` stands for the file in error messages.
+  static Status LoadFromMemory(const void* data, size_t size, const ModelOptions& options, std::unique_ptr<Model>* out,
+                               const std::string& name = "<memory>");
   static Status FromGraph(std::shared_ptr<Graph> graph, const ModelOptions& options, std::unique_ptr<Model>* out);
   // Offline compilation (`ge compile`): compiles the model at `model_path` (ONNX) for offline use
   // (the fallback path is never taken; an aclnn_only operator is an error naming the node) and
@@ -101,6 +106,8 @@ class Model {
   // compiled_graph_ -> executors.
   Status LoadCompiled();
   static Status LoadOffline(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out);
+  static Status LoadOfflineCompiled(std::unique_ptr<CompiledGraph> compiled, const GemInfo& info,
+                                    const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out);
   static CompileOptions ToCompileOptions(const ModelOptions& options);
   // Runs f(compiled) on the primary loaded model if free, else on a pooled clone.
   template <typename F>

@@ -144,6 +144,11 @@ Status Model::LoadOffline(const std::string& path, const ModelOptions& options, 
   std::unique_ptr<CompiledGraph> compiled;
   GemInfo info;
   GE_RETURN_IF_ERROR(LoadCompiledGraph(path, &compiled, &info));
+  return LoadOfflineCompiled(std::move(compiled), info, path, options, out);
+}
+
+Status Model::LoadOfflineCompiled(std::unique_ptr<CompiledGraph> compiled, const GemInfo& info,
+                                  const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out) {
   if (options.mode != "auto" && options.mode != info.options.mode)
     return InvalidArgument("{}: compiled offline with mode {}; the mode is chosen by `ge compile`, not at load ({})",
                            path, info.options.mode, options.mode);
@@ -186,6 +191,31 @@ Status Model::CompileToFile(const std::string& model_path, const ModelOptions& o
     info.options = copt;
     GE_RETURN_IF_ERROR(EnsureDevice(&info.core_num));
     return SaveCompiledGraph(*compiled, info, out_path);
+  });
+}
+
+Status Model::LoadFromMemory(const void* data, size_t size, const ModelOptions& options, std::unique_ptr<Model>* out,
+                             const std::string& name) {
+  return NoThrow([&] {
+    if (data == nullptr || size == 0) return InvalidArgument("{}: empty model (no bytes)", name);
+    GE_RETURN_IF_ERROR(LoadCustomOpLibsFromEnv());
+    if (HasGemMagic(data, size)) {  // a .gem's bytes
+      std::unique_ptr<CompiledGraph> compiled;
+      GemInfo info;
+      GE_RETURN_IF_ERROR(DeserializeCompiledGraph(static_cast<const uint8_t*>(data), size, name, &compiled, &info));
+      return LoadOfflineCompiled(std::move(compiled), info, name, options, out);
+    }
+    std::shared_ptr<Graph> graph;
+    Status st = LoadOnnxModelFromBytes(std::string(static_cast<const char*>(data), size), "", &graph);
+    if (!st.ok()) return st.Prepend(name + ": ");
+    std::unique_ptr<Model> m(new Model());
+    m->graph_ = std::move(graph);
+    m->options_ = options;
+    m->source_ = name;
+    st = m->CompileAndLoad();
+    if (!st.ok()) return st.Prepend(name + ": ");
+    *out = std::move(m);
+    return Status::Ok();
   });
 }
 

@@ -111,6 +111,20 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
   });
 }
 
+aclError aclrtLaunchHostFunc(aclrtHostFunc fn, void* userData, aclrtStream stream) {
+  return Guarded("aclrtLaunchHostFunc", [&]() -> aclError {
+    if (fn == nullptr) return InvalidParam("aclrtLaunchHostFunc: fn is null");
+    Stream* s = Device::Get().FindStream(stream, "aclrtLaunchHostFunc");
+    if (s == nullptr) return ACL_ERROR_RT_PARAM_INVALID;
+    s->Enqueue([&](Task& t) {
+      t.type = TaskType::kHostFunc;
+      t.host_func = fn;
+      t.user_data = userData;
+    });
+    return ACL_SUCCESS;
+  });
+}
+
 aclError aclrtLaunchKernel(aclrtKernelFunc func, uint32_t blockDim, void* const* addrs, uint32_t numAddrs,
                            const void* tiling, uint32_t tilingSize, aclrtStream stream) {
   return aclrtLaunchKernelWithName(ge::rt::ThreadLaunchName(), func, blockDim, addrs, numAddrs, tiling, tilingSize,

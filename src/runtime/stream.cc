@@ -159,6 +159,11 @@ void Stream::Execute(Task& task) {
     case TaskType::kEventRecord: task.event->Complete(task.generation); break;
     case TaskType::kEventWait: task.event->WaitFor(task.generation); break;
     case TaskType::kCallback: task.callback(task.user_data); break;
+    case TaskType::kHostFunc: {
+      aclError ret = task.host_func(task.user_data);
+      if (ret != ACL_SUCCESS) SetError(ret, RecentErrMsg());
+      break;
+    }
     case TaskType::kModel: {
       aclError ret = task.model->RunFromStream();
       if (ret != ACL_SUCCESS) SetError(ret, RecentErrMsg());

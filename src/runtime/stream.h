@@ -28,7 +28,7 @@ namespace ge::rt {
 
 class Model;
 
-enum class TaskType : uint8_t { kKernel, kMemcpy, kMemset, kEventRecord, kEventWait, kCallback, kModel };
+enum class TaskType : uint8_t { kKernel, kMemcpy, kMemset, kEventRecord, kEventWait, kCallback, kHostFunc, kModel };
 
 struct Task {
   TaskType type = TaskType::kKernel;
@@ -47,6 +47,7 @@ struct Task {
   // host callback
   aclrtCallback callback = nullptr;
   void* user_data = nullptr;
+  aclrtHostFunc host_func = nullptr;  // kHostFunc (with user_data)
   // event record / wait
   std::shared_ptr<Event> event;
   uint64_t generation = 0;

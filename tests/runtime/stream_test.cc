@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "base/error_message.h"
 #include "runtime_test_util.h"
 
 namespace ge::rt::testing {
@@ -117,6 +118,43 @@ TEST(RuntimeStream, HostCallbacksRunInStreamOrder) {
     EXPECT_EQ(log.entries[2 * i], i);
     EXPECT_EQ(log.entries[2 * i + 1], -1 - i);
   }
+}
+
+// aclrtLaunchHostFunc: runs in stream order; a failure is the stream's error at its next
+// synchronize, with the message the function set; the stream then works again.
+aclError AppendHostFunc(void* user) {
+  auto* log = static_cast<CallbackLog*>(user);
+  log->entries.push_back(-1 - log->next_callback++);
+  return ACL_SUCCESS;
+}
+
+aclError FailingHostFunc(void*) {
+  ge::SetRecentErrMsg("host function failed on purpose");
+  return ACL_ERROR_INVALID_PARAM;
+}
+
+TEST(RuntimeStream, HostFuncsRunInStreamOrderAndReportErrors) {
+  ScopedStream stream;
+  CallbackLog log;
+  void* addrs[] = {&log};
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_EQ(aclrtLaunchKernel(AppendKernel, 1, addrs, 1, &i, sizeof(i), stream.get()), ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchHostFunc(AppendHostFunc, &log, stream.get()), ACL_SUCCESS);
+  }
+  ASSERT_EQ(aclrtSynchronizeStream(stream.get()), ACL_SUCCESS);
+  ASSERT_EQ(log.entries.size(), 200u);
+  for (int i = 0; i < 100; ++i) {
+    EXPECT_EQ(log.entries[2 * i], i);
+    EXPECT_EQ(log.entries[2 * i + 1], -1 - i);
+  }
+  ASSERT_EQ(aclrtLaunchHostFunc(FailingHostFunc, nullptr, stream.get()), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream.get()), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("on purpose"), std::string::npos);
+  ASSERT_EQ(aclrtLaunchHostFunc(AppendHostFunc, &log, stream.get()), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream.get()), ACL_SUCCESS);
+  EXPECT_EQ(aclrtLaunchHostFunc(nullptr, nullptr, stream.get()), ACL_ERROR_INVALID_PARAM);
+  int not_a_stream = 0;
+  EXPECT_EQ(aclrtLaunchHostFunc(AppendHostFunc, &log, &not_a_stream), ACL_ERROR_RT_PARAM_INVALID);
 }
 
 TEST(RuntimeStream, DestroyWithPendingWorkWaitsForIt) {
