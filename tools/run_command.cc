@@ -1,4 +1,5 @@
-// `ge run MODEL.onnx [--input NAME=FILE.npy]... [--output FILE.npy]... [--mode M]
+// `ge run MODEL.onnx [--input NAME=FILE.npy]... [--inputs FILE.npz] [--output FILE.npy]...
+//  [--outputs FILE.npz] [--profile TRACE.json] [--mode M]
 //  [--input-shape NAME=D0,D1,...] [-O0|-O1|-O2] [--dump-graph FILE] [--timeout SECONDS]`: loads, compiles, runs once, prints each output's
 //  name,
 // shape, dtype and checksum, and the compile and run times.
@@ -13,6 +14,7 @@
 
 #include "commands.h"
 #include "ge/npy.h"
+#include "ge/profiler.h"
 
 namespace ge::tool {
 
@@ -62,6 +64,7 @@ int RunCommand(const RunArgs& args) {
     fmt::print(stderr, "error: {}\n", shapes.message());
     return 1;
   }
+  if (!args.profile.empty()) StartProfiling();
   auto t0 = Clock::now();
   std::unique_ptr<Model> model;
   Status st = Model::Load(args.model, options, &model);
@@ -79,12 +82,13 @@ int RunCommand(const RunArgs& args) {
     }
   }
   std::vector<HostTensor> inputs, outputs;
-  st = PrepareInputs(model->inputs(), args.inputs, options.input_shapes, &inputs);
+  st = PrepareInputs(model->inputs(), args.inputs, options.input_shapes, &inputs, args.inputs_npz);
   if (st.ok() && !args.outputs.empty() && args.outputs.size() != model->outputs().size())
     st = InvalidArgument("--output given {} time(s), the model has {} output(s)", args.outputs.size(),
                          model->outputs().size());
   if (st.ok()) st = model->Run(inputs, &outputs);
   auto t2 = Clock::now();
+  if (st.ok() && !args.profile.empty()) st = StopProfiling(args.profile);
   if (!st.ok()) {
     fmt::print(stderr, "error: {}\n", st.message());
     return 1;
@@ -103,6 +107,16 @@ int RunCommand(const RunArgs& args) {
       }
     }
   }
+  if (!args.outputs_npz.empty()) {
+    std::vector<std::pair<std::string, HostTensor>> named;
+    for (size_t i = 0; i < outputs.size(); ++i) named.emplace_back(model->outputs()[i].name, outputs[i]);
+    if (st = WriteNpz(args.outputs_npz, named); !st.ok()) {
+      fmt::print(stderr, "error: --outputs: {}\n", st.message());
+      return 1;
+    }
+  }
+  if (!args.profile.empty())
+    fmt::print("profile: {} (open in https://ui.perfetto.dev or chrome://tracing)\n", args.profile);
   auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
   fmt::print("time: compile {:.3f} ms, run {:.3f} ms\n", ms(t1 - t0), ms(t2 - t1));
   return 0;
