@@ -49,9 +49,11 @@ void FillRandom(HostTensor* t, uint32_t seed) {
 
 }  // namespace
 
-Status PrepareInputs(const std::vector<TensorInfo>& model_inputs, const std::vector<std::string>& input_files,
-                     const std::map<std::string, std::vector<int64_t>>& shapes, std::vector<HostTensor>* inputs,
-                     const std::string& npz) {
+namespace {
+
+Status PrepareInputsOrThrow(const std::vector<TensorInfo>& model_inputs, const std::vector<std::string>& input_files,
+                            const std::map<std::string, std::vector<int64_t>>& shapes, std::vector<HostTensor>* inputs,
+                            const std::string& npz) {
   std::map<std::string, HostTensor> archive;
   if (!npz.empty()) {
     std::vector<std::pair<std::string, HostTensor>> entries;
@@ -103,6 +105,18 @@ Status PrepareInputs(const std::vector<TensorInfo>& model_inputs, const std::vec
     inputs->push_back(std::move(t));
   }
   return Status::Ok();
+}
+
+}  // namespace
+
+Status PrepareInputs(const std::vector<TensorInfo>& model_inputs, const std::vector<std::string>& input_files,
+                     const std::map<std::string, std::vector<int64_t>>& shapes, std::vector<HostTensor>* inputs,
+                     const std::string& npz) {
+  try {  // a huge tensor a file asks for: an error, not a crash
+    return PrepareInputsOrThrow(model_inputs, input_files, shapes, inputs, npz);
+  } catch (const std::exception& e) {
+    return Error(Status::kOutOfMemory, "reading the inputs: {}", e.what());
+  }
 }
 
 double Checksum(const HostTensor& t) {

@@ -174,6 +174,10 @@ Status ReadNpyStream(std::istream& f, const std::string& path, HostTensor* out) 
     return InvalidArgument("{}: truncated .npy data (expected {} bytes for {} {})", path, *bytes, DataTypeName(dt),
                            Shape(dims).ToString());
   if (dt == DT_STRING) {
+    // Each element becomes a kStringSlotBytes slot: bound what a file of zero-width strings asks.
+    if (str_width == 0 && Shape(dims).GetShapeSize() > (int64_t{1} << 20))
+      return InvalidArgument("{}: {} empty strings ('{}') is too many", path, Shape(dims).GetShapeSize(),
+                             Printable(descr));
     std::string raw(*bytes, '\0');
     if (*bytes > 0 && !f.read(raw.data(), static_cast<std::streamsize>(*bytes)))
       return InvalidArgument("{}: truncated .npy data", path);
@@ -330,7 +334,8 @@ Status ReadNpz(const std::string& path, std::vector<std::pair<std::string, HostT
       if (csize != usize) return InvalidArgument("{}: stored entry with different sizes", what);
       bytes.assign(reinterpret_cast<const char*>(d + start), csize);
     } else if (method == 8) {
-      if (usize > (uint64_t{1} << 40)) return InvalidArgument("{}: entry too large", what);
+      // Deflate expands at most ~1032:1: a larger size is a corrupt header, not an allocation.
+      if (usize > csize * 1032 + 1024) return InvalidArgument("{}: corrupt sizes in the zip directory", what);
       GE_RETURN_IF_ERROR(Inflate(d + start, csize, usize, what, &bytes));
     } else {
       return Unsupported("{}: zip compression method {} (np.savez and np.savez_compressed write 0 and 8)", what,
