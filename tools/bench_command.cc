@@ -240,23 +240,23 @@ int BenchCommand(const BenchArgs& args) {
     // The calling thread shows the progress while worker 0 runs on its own thread too.
     const bool tty = isatty(fileno(stderr)) != 0;
     Progress progress(args.progress || tty, args);
-      std::thread w([&] { worker(0); });
-      while (warmed.load() < k) std::this_thread::yield();
-      start = Clock::now();
-      deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(args.duration_s));
-      go.store(true);
-      // A bar only past 2 s (or always with --progress), redrawn every 100 ms.
-      int ticks = 0;
-      for (;;) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        const double el = std::chrono::duration<double>(Clock::now() - start).count();
-        const bool finished = by_duration ? el >= args.duration_s : done.load() >= args.runs;
-        if ((args.progress || el > 2) && ++ticks % 5 == 0) progress.Show(done.load(), el);
-        if (finished || failed.load()) {
-          if (args.progress || el > 2) progress.Show(done.load(), el);  // the final state (100%)
-          break;
-        }
+    std::thread w([&] { worker(0); });
+    while (warmed.load() < k) std::this_thread::yield();
+    start = Clock::now();
+    deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(args.duration_s));
+    go.store(true);
+    // A bar only past 2 s (or always with --progress), redrawn every 100 ms.
+    int ticks = 0;
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      const double el = std::chrono::duration<double>(Clock::now() - start).count();
+      const bool finished = by_duration ? el >= args.duration_s : done.load() >= args.runs;
+      if ((args.progress || el > 2) && ++ticks % 5 == 0) progress.Show(done.load(), el);
+      if (finished || failed.load()) {
+        if (args.progress || el > 2) progress.Show(done.load(), el);  // the final state (100%)
+        break;
       }
+    }
     w.join();
     progress.Done();
     for (auto& th : threads) th.join();
@@ -296,7 +296,8 @@ int BenchCommand(const BenchArgs& args) {
   fmt::print("per op  (us): min {:.4f}  median {:.4f}  p90 {:.4f}\n", mn / nodes, med / nodes, p90 / nodes);
   fmt::print("throughput: {:.2f} runs/s ({} runs in {:.3f} s on {} thread{})\n",
              wall_s > 0 ? static_cast<double>(us.size()) / wall_s : 0.0, us.size(), wall_s, k, k == 1 ? "" : "s");
-  if (!args.profile.empty()) fmt::print("profile: {} (open in https://ui.perfetto.dev or chrome://tracing)\n", args.profile);
+  if (!args.profile.empty())
+    fmt::print("profile: {} (open in https://ui.perfetto.dev or chrome://tracing)\n", args.profile);
   PrintReport(*model);
   if (args.per_op) {
     if (Status p = PrintPerOp(model.get(), args, inputs); !p.ok()) {

@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
                       "runs last over 2 s)");
   bench_cmd->add_option("--profile", bench.profile,
                         "write a Chrome trace-event JSON file of the compile and every run (warm-up and timed)");
-  bench_cmd->add_option("--warmup", bench.warmup, "untimed runs first (on each --concurrency thread)")->check(CLI::NonNegativeNumber);
+  bench_cmd->add_option("--warmup", bench.warmup, "untimed runs first (on each --concurrency thread)")
+      ->check(CLI::NonNegativeNumber);
   bench_cmd->add_option("--threads", bench.threads, "device core threads (default: the machine's cores)");
   bench_cmd->add_option(
       "--streams", bench.streams,

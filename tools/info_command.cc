@@ -42,7 +42,9 @@ int Total(const std::map<std::string, int>& counts) {
   return n;
 }
 
-std::string Mib(int64_t bytes) { return fmt::format("{} bytes ({:.2f} MiB)", bytes, static_cast<double>(bytes) / (1 << 20)); }
+std::string Mib(int64_t bytes) {
+  return fmt::format("{} bytes ({:.2f} MiB)", bytes, static_cast<double>(bytes) / (1 << 20));
+}
 
 // Fill colours: sink nodes by model stream, host nodes by placement.
 const char* StreamColor(int stream) {
@@ -95,8 +97,8 @@ std::string ToDot(const ModelReport& r, const std::string& title) {
         label += "\n" + n.placement;
         fill = n.placement == "host fallback" ? "#fc9272" : "#fdae6b";
       }
-      o << "    n" << i << " [label=" << DotQuote(label) << ", fillcolor=\"" << fill << "\", tooltip="
-        << DotQuote(n.reason.empty() ? n.placement : n.placement + ": " + n.reason) << "];\n";
+      o << "    n" << i << " [label=" << DotQuote(label) << ", fillcolor=\"" << fill
+        << "\", tooltip=" << DotQuote(n.reason.empty() ? n.placement : n.placement + ": " + n.reason) << "];\n";
     }
     o << "  }\n";
   }
@@ -245,7 +247,8 @@ int InfoCommand(const InfoArgs& args) {
   }
   int fallbacks = 0;
   for (const NodeReport& n : r.node_details) fallbacks += n.placement == "host fallback";
-  fmt::print("fallback decisions: {}\n", fallbacks == 0 ? "none (every host node runs its kernel)" : std::to_string(fallbacks));
+  fmt::print("fallback decisions: {}\n",
+             fallbacks == 0 ? "none (every host node runs its kernel)" : std::to_string(fallbacks));
   for (const NodeReport& n : r.node_details)
     if (n.placement == "host fallback") fmt::print("  {} ({}): {}\n", n.name, n.op, n.reason);
   if (r.planned_tensors > 0)

@@ -74,12 +74,11 @@ Status PrepareInputsOrThrow(const std::vector<TensorInfo>& model_inputs, const s
     if (!known.count(k)) return InvalidArgument("--input-shape {}: the model has no input named '{}'", k, k);
   for (const auto& [k, t] : archive)
     if (!known.count(k))
-      return InvalidArgument("--inputs {}: entry '{}' is not an input of the model (its inputs: {})", npz, k,
-                             [&] {
-                               std::string names;
-                               for (const TensorInfo& in : model_inputs) names += (names.empty() ? "" : ", ") + in.name;
-                               return names;
-                             }());
+      return InvalidArgument("--inputs {}: entry '{}' is not an input of the model (its inputs: {})", npz, k, [&] {
+        std::string names;
+        for (const TensorInfo& in : model_inputs) names += (names.empty() ? "" : ", ") + in.name;
+        return names;
+      }());
   inputs->clear();
   for (size_t i = 0; i < model_inputs.size(); ++i) {
     const TensorInfo& decl = model_inputs[i];

@@ -1,8 +1,7 @@
 // `ge run MODEL.onnx [--input NAME=FILE.npy]... [--inputs FILE.npz] [--output FILE.npy]...
-//  [--outputs FILE.npz] [--profile TRACE.json] [--mode M]
-//  [--input-shape NAME=D0,D1,...] [-O0|-O1|-O2] [--dump-graph FILE] [--timeout SECONDS]`: loads, compiles, runs once, prints each output's
-//  name,
-// shape, dtype and checksum, and the compile and run times.
+//  [--outputs FILE.npz] [--profile TRACE.json] [--mode M] [--input-shape NAME=D0,D1,...]
+//  [-O0|-O1|-O2] [--dump-graph FILE] [--timeout SECONDS]`: loads, compiles, runs once, prints
+// each output's name, shape, dtype and checksum, and the compile and run times.
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>

@@ -149,9 +149,9 @@ bool StopAndWrite(const std::string& path, std::string* error) {
   }
   for (const Event& e : events) {
     const char* cat = e.track >= kCoreTrack ? "core" : e.track >= kStreamTrack ? "stream" : "host";
-    out += fmt::format(",\n{{\"ph\":\"X\",\"pid\":1,\"tid\":{},\"cat\":\"{}\",\"name\":{},\"ts\":{}.{:03},\"dur\":{}.{:03}",
-                       e.track, cat, Quote(e.name), e.start_ns / 1000, e.start_ns % 1000, e.dur_ns / 1000,
-                       e.dur_ns % 1000);
+    out += fmt::format(
+        ",\n{{\"ph\":\"X\",\"pid\":1,\"tid\":{},\"cat\":\"{}\",\"name\":{},\"ts\":{}.{:03},\"dur\":{}.{:03}", e.track,
+        cat, Quote(e.name), e.start_ns / 1000, e.start_ns % 1000, e.dur_ns / 1000, e.dur_ns % 1000);
     if (!e.args.empty()) out += ",\"args\":" + e.args;
     out += "}";
   }

@@ -79,17 +79,13 @@ class Step {
   explicit Step(const char* name) : name_(name), on_(Enabled()) {
     if (on_) start_ = Clock::now();
   }
-  explicit Step(std::string name) : owned_(std::move(name)), name_(nullptr), on_(Enabled()) {
-    if (on_) start_ = Clock::now();
-  }
   ~Step() {
-    if (on_) Record(HostTrack(), name_ ? std::string(name_) : owned_, start_, Clock::now());
+    if (on_) Record(HostTrack(), name_, start_, Clock::now());
   }
   Step(const Step&) = delete;
   Step& operator=(const Step&) = delete;
 
  private:
-  std::string owned_;
   const char* name_;
   bool on_;
   Clock::time_point start_;

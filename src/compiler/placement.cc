@@ -88,10 +88,10 @@ Status DecidePlacement(const Graph& graph, const CompileOptions& opt, std::vecto
     const char* reason = nullptr;
     GE_RETURN_IF_ERROR(DecideNode(node, is_static, opt, &(*placement)[n], &reason));
     if (reasons)
-      (*reasons)[n] = reason                                          ? std::string("fallback: ") + reason
-                      : (*placement)[n] == Placement::kSink           ? std::string()
-                      : !is_static                                    ? std::string("dynamic shape")
-                                                                      : std::string("--mode host");
+      (*reasons)[n] = reason                                ? std::string("fallback: ") + reason
+                      : (*placement)[n] == Placement::kSink ? std::string()
+                      : !is_static                          ? std::string("dynamic shape")
+                                                            : std::string("--mode host");
     if (reason)
       GELOGD("{}, setting fallback attribute ({})", node.name, reason);
     else

@@ -15,10 +15,10 @@
 
 #include "base/guard_bytes.h"
 #include "base/trace.h"
-#include "runtime/model.h"
 #include "compiler/node_binding.h"
 #include "compiler/op_call.h"
 #include "executor/device_tensor.h"
+#include "runtime/model.h"
 
 namespace ge {
 
@@ -249,10 +249,10 @@ void SinkExecutor::SetTraceInfo() {
   for (const SinkTask& t : program_->tasks) {
     const Node& node = graph_->node(t.node);
     info.names.push_back(node.type);
-    info.args.push_back(fmt::format(
-        "{{\"node\":{},\"op\":{},\"inputs\":{},\"outputs\":{},\"blocks\":{},\"stream\":{}}}",
-        trace::Quote(node.name), trace::Quote(node.type), trace::Quote(DescribeValues(node.inputs)),
-        trace::Quote(DescribeValues(node.outputs)), t.block_dim, program_->streams.stream[t.position]));
+    info.args.push_back(
+        fmt::format("{{\"node\":{},\"op\":{},\"inputs\":{},\"outputs\":{},\"blocks\":{},\"stream\":{}}}",
+                    trace::Quote(node.name), trace::Quote(node.type), trace::Quote(DescribeValues(node.inputs)),
+                    trace::Quote(DescribeValues(node.outputs)), t.block_dim, program_->streams.stream[t.position]));
   }
   m->SetTraceInfo(std::move(info));
 }

@@ -240,7 +240,9 @@ Status WriteNpy(const std::string& path, const HostTensor& t) {
 // ---- .npz: a zip archive of NAME.npy entries (np.savez: stored; np.savez_compressed: deflated).
 namespace {
 
-uint32_t Le32(const unsigned char* p) { return p[0] | (p[1] << 8) | (p[2] << 16) | (static_cast<uint32_t>(p[3]) << 24); }
+uint32_t Le32(const unsigned char* p) {
+  return p[0] | (p[1] << 8) | (p[2] << 16) | (static_cast<uint32_t>(p[3]) << 24);
+}
 uint16_t Le16(const unsigned char* p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
 uint64_t Le64(const unsigned char* p) { return Le32(p) | (static_cast<uint64_t>(Le32(p + 4)) << 32); }
 void Put16(std::string* o, uint32_t v) {

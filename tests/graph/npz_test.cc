@@ -70,7 +70,13 @@ TEST(Npz, StringNpyLayouts) {
   HostTensor t;
   ASSERT_TRUE(ReadNpyBytes(npy("<U3", "(2,)", u), &t).ok());
   EXPECT_EQ(t.strings(), (std::vector<std::string>{"ab", "\xc3\xa9"}));
-  ASSERT_TRUE(ReadNpyBytes(npy("|S2", "(3,)", std::string("xy" "z\0" "\0\0", 6)), &t).ok());
+  ASSERT_TRUE(ReadNpyBytes(npy("|S2", "(3,)",
+                               std::string("xy"
+                                           "z\0"
+                                           "\0\0",
+                                           6)),
+                           &t)
+                  .ok());
   EXPECT_EQ(t.strings(), (std::vector<std::string>{"xy", "z", ""}));
   Status st = ReadNpyBytes(npy("|O", "(1,)", "x"), &t);
   EXPECT_FALSE(st.ok());

@@ -72,9 +72,8 @@ TEST(CliBench, LatencyPercentilesAndThroughput) {
 TEST(CliBench, ConcurrencyRunsTheTotalAcrossThreads) {
   for (const char* mode : {"sink", "host"}) {
     int code = -1;
-    const std::string out = Bench(kModels + "small_cnn.onnx --runs 40 --warmup 1 --concurrency 4 --mode " +
-                                      std::string(mode),
-                                  &code);
+    const std::string out =
+        Bench(kModels + "small_cnn.onnx --runs 40 --warmup 1 --concurrency 4 --mode " + std::string(mode), &code);
     EXPECT_EQ(code, 0) << out;
     EXPECT_NE(out.find("runs: 40  warmup: 1  concurrency: 4"), std::string::npos) << out;
     EXPECT_NE(out.find("on 4 threads"), std::string::npos) << out;
