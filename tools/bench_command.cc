@@ -187,7 +187,7 @@ int BenchCommand(const BenchArgs& args) {
   Status st = Model::Load(args.model, options, &model);
   auto t1 = Clock::now();
   std::vector<HostTensor> inputs, first_outputs;
-  if (st.ok()) st = PrepareInputs(model->inputs(), args.inputs, options.input_shapes, &inputs);
+  if (st.ok()) st = PrepareInputs(model->inputs(), args.inputs, options.input_shapes, &inputs, args.inputs_npz);
   // Per thread: its outputs and, with --zero-copy, its device buffers (sized by one run).
   const int k = args.concurrency;
   std::vector<std::vector<HostTensor>> outputs(static_cast<size_t>(k));

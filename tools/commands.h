@@ -43,6 +43,7 @@ struct BenchArgs {
   int concurrency = 1;              // host threads running the one compiled model
   bool progress = false;            // always show the progress bar (default: stderr a tty, runs past 2 s)
   std::string profile;              // --profile: write a Chrome trace-event JSON file here
+  std::string inputs_npz;           // --inputs FILE.npz, as for `ge run`
 };
 
 int BenchCommand(const BenchArgs& args);

@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 2));
   bench_cmd->add_option("--input-shape", bench.input_shapes, "NAME=D0,D1,... for inputs with dynamic dims");
   bench_cmd->add_option("--input", bench.inputs, "NAME=FILE.npy (repeatable; default: random data)");
+  bench_cmd->add_option("--inputs", bench.inputs_npz, "FILE.npz holding the inputs by name (np.savez)");
   bench_cmd->add_flag("--per-op", bench.per_op,
                       "after the timed runs, profile --runs runs (one model stream): time per op type and the 10 "
                       "slowest nodes");

@@ -96,8 +96,15 @@ int RunCommand(const RunArgs& args) {
   if (args.report) PrintReport(*model);
   for (size_t i = 0; i < outputs.size(); ++i) {
     const std::string name = model->outputs()[i].name;
-    fmt::print("output {}: {} shape={} dtype={} checksum={:.6g}\n", i, name, outputs[i].shape().ToString(),
-               DataTypeName(outputs[i].dtype()), Checksum(outputs[i]));
+    std::string values;  // strings have no checksum: the first few values instead
+    if (outputs[i].dtype() == DT_STRING) {
+      const std::vector<std::string> strs = outputs[i].strings();
+      for (size_t k = 0; k < strs.size() && k < 4; ++k)
+        values += fmt::format("{}\"{}\"", k ? ", " : "", strs[k].size() > 24 ? strs[k].substr(0, 24) + "..." : strs[k]);
+      values = fmt::format(" values=[{}{}]", values, strs.size() > 4 ? ", ..." : "");
+    }
+    fmt::print("output {}: {} shape={} dtype={} checksum={:.6g}{}\n", i, name, outputs[i].shape().ToString(),
+               DataTypeName(outputs[i].dtype()), Checksum(outputs[i]), values);
     if (i < args.outputs.size()) {
       st = WriteNpy(args.outputs[i], outputs[i]);
       if (!st.ok()) {

@@ -51,11 +51,18 @@ for f in ("in.npz", "in_z.npz"):
     if not np.allclose(y, want, rtol=1e-4, atol=1e-5):
         fail(f"{f}: output differs from the reference")
 
+p = subprocess.run([ge, "bench", os.path.join(models, "mlp.onnx"), "--runs", "2", "--inputs", path("in_z.npz")],
+                   capture_output=True, text=True)
+if p.returncode != 0 or "per run (us)" not in p.stdout:
+    fail("ge bench --inputs: " + p.stdout + p.stderr)
+
 # 2. Strings: '<U' in an .npz and '|S' in an .npy; written back as '<U'.
 strings = os.path.join(work, "strings.onnx")
 s = np.array(["1.5", "-2", "0.25"])
 np.savez(path("s.npz"), s=s)
-run(strings, "--inputs", path("s.npz"), "--outputs", path("s_out.npz"))
+out = run(strings, "--inputs", path("s.npz"), "--outputs", path("s_out.npz"))
+if 'values=["1.5", "-2", "0.25"]' not in out:
+    fail("string outputs are printed with their values: " + out)
 o = np.load(path("s_out.npz"))
 if o["out_s"].dtype.kind != "U" or list(o["out_s"]) != list(s):
     fail(f"string passthrough: {o['out_s']!r}")
