@@ -241,7 +241,7 @@ int BenchCommand(const BenchArgs& args) {
     const bool tty = isatty(fileno(stderr)) != 0;
     Progress progress(args.progress || tty, args);
     std::thread w([&] { worker(0); });
-    while (warmed.load() < k) std::this_thread::yield();
+    while (warmed.load() < k) std::this_thread::sleep_for(std::chrono::microseconds(200));  // leave the cores free
     start = Clock::now();
     deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(args.duration_s));
     go.store(true);
