@@ -49,9 +49,30 @@ std::string TrackName(int track) {
 
 }  // namespace
 
+// Length of the valid UTF-8 sequence at s[i], 0 if it is not one.
+static size_t Utf8Length(const std::string& s, size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  const size_t len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+  if (len == 0 || i + len > s.size()) return 0;
+  for (size_t k = 1; k < len; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  return len;
+}
+
 std::string Quote(const std::string& s) {
   std::string out = "\"";
-  for (unsigned char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {  // valid UTF-8 as is; a stray byte as U+FFFD (the file stays valid JSON)
+      const size_t len = Utf8Length(s, i);
+      if (len == 0) {
+        out += "\\ufffd";
+      } else {
+        out.append(s, i, len);
+        i += len - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;

@@ -37,6 +37,7 @@ TEST(Trace, TracksNestingAndEscaping) {
     trace::Scope inner("inner", [] { return std::string("{\"node\":") + trace::Quote("a\\b\t") + "}"; });
   }
   std::thread([] { trace::Step other("other thread"); }).join();
+  trace::Record(trace::kCoreTrack, "caf\xc3\xa9 \xff\x80", trace::Clock::now(), trace::Clock::now());
   trace::Record(trace::kStreamTrack + 1, "task", trace::Clock::now(), trace::Clock::now(), "{\"op\":\"Conv\"}");
   const std::string path = ::testing::TempDir() + "/on.json";
   std::string error;
@@ -62,6 +63,7 @@ TEST(Trace, TracksNestingAndEscaping) {
   EXPECT_EQ(names[events["other thread"]["tid"].get<int>()], "host thread 1");
   EXPECT_EQ(names[events["task"]["tid"].get<int>()], "stream 1");
   EXPECT_EQ(events["task"]["args"]["op"], "Conv");
+  EXPECT_TRUE(events.count("caf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd"));  // stray bytes as U+FFFD
   EXPECT_FALSE(trace::StopAndWrite("/nonexistent/dir/t.json", &error));
   EXPECT_NE(error.find("cannot write"), std::string::npos);
 }
