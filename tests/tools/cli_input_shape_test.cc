@@ -37,8 +37,7 @@ TEST(CliInputShape, RejectsUnknownNames) {
   int code = 0;
   const std::string out = RunGe("--input-shape nope=4,64", &code);
   EXPECT_NE(code, 0);
-  EXPECT_NE(out.find("input shape given for 'nope': the model has no such input (inputs: input)"), std::string::npos)
-      << out;
+  EXPECT_NE(out.find("input shape given for 'nope': the model has no such input (inputs: input)"), std::string::npos) << out;
 }
 
 TEST(CliInputShape, RejectsAnOverflowingShape) {
