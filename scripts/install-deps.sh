@@ -11,6 +11,8 @@ PACKAGES=(
   libdnnl-dev libsleef-dev
   libspdlog-dev libfmt-dev
   libcli11-dev nlohmann-json3-dev
+  graphviz  # `ge dump --format svg` runs its dot
+  zlib1g-dev  # .npz files (ge run --inputs/--outputs): deflated entries
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-numpy python3-onnx python3-torch python3-torchvision
   clang libclang-rt-14-dev libomp-dev

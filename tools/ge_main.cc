@@ -1,4 +1,5 @@
-// The `ge` command-line tool: `ge run MODEL ...`, `ge bench MODEL ...`, `ge compile MODEL -o MODEL.gem`.
+// The `ge` command-line tool: `ge run MODEL ...`, `ge bench MODEL ...`, `ge compile MODEL -o MODEL.gem`,
+// `ge info MODEL`, `ge dump MODEL`.
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
@@ -26,13 +27,29 @@ int main(int argc, char** argv) {
                    "give up after SECONDS (load, compile and run): prints an error, exits 124 (a model whose Loop "
                    "never ends is not a hang)")
       ->check(CLI::PositiveNumber);
+  run_cmd->add_option("--profile", run.profile,
+                      "write a Chrome trace-event JSON file (compile steps, host steps, stream tasks, core blocks); "
+                      "open it in ui.perfetto.dev or chrome://tracing");
+  run_cmd->add_option("--inputs", run.inputs_npz, "FILE.npz holding the inputs by name (np.savez)");
+  run_cmd->add_option("--outputs", run.outputs_npz, "write every output by name to FILE.npz");
   ge::tool::BenchArgs bench;
   auto* bench_cmd =
       app.add_subcommand("bench", "compile once, time repeated runs (min, median, p90 per run and per op)");
   bench_cmd->add_option("model", bench.model, "model file (.onnx)")->required();
   bench_cmd->add_option("--mode", bench.mode, "auto | sink | host")->check(CLI::IsMember({"auto", "sink", "host"}));
-  bench_cmd->add_option("--runs", bench.runs, "timed runs")->check(CLI::PositiveNumber);
-  bench_cmd->add_option("--warmup", bench.warmup, "untimed runs first")->check(CLI::NonNegativeNumber);
+  auto* runs_opt = bench_cmd->add_option("--runs", bench.runs, "timed runs (default 100)")->check(CLI::PositiveNumber);
+  bench_cmd->add_option("--duration", bench.duration_s, "time runs for SECONDS instead of --runs")
+      ->check(CLI::PositiveNumber)
+      ->excludes(runs_opt);
+  bench_cmd->add_option("--concurrency", bench.concurrency, "host threads running the one compiled model (default 1)")
+      ->check(CLI::Range(1, 1024));
+  bench_cmd->add_flag("--progress", bench.progress,
+                      "always draw the progress bar on stderr (default: when stderr is a terminal and the timed "
+                      "runs last over 2 s)");
+  bench_cmd->add_option("--profile", bench.profile,
+                        "write a Chrome trace-event JSON file of the compile and every run (warm-up and timed)");
+  bench_cmd->add_option("--warmup", bench.warmup, "untimed runs first (on each --concurrency thread)")
+      ->check(CLI::NonNegativeNumber);
   bench_cmd->add_option("--threads", bench.threads, "device core threads (default: the machine's cores)");
   bench_cmd->add_option(
       "--streams", bench.streams,
@@ -45,6 +62,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 2));
   bench_cmd->add_option("--input-shape", bench.input_shapes, "NAME=D0,D1,... for inputs with dynamic dims");
   bench_cmd->add_option("--input", bench.inputs, "NAME=FILE.npy (repeatable; default: random data)");
+  bench_cmd->add_option("--inputs", bench.inputs_npz, "FILE.npz holding the inputs by name (np.savez)");
   bench_cmd->add_flag("--per-op", bench.per_op,
                       "after the timed runs, profile --runs runs (one model stream): time per op type and the 10 "
                       "slowest nodes");
@@ -63,8 +81,25 @@ int main(int argc, char** argv) {
   compile_cmd->add_option_function<std::string>(
       "--custom-op-lib", [](const std::string& p) { setenv("GE_CUSTOM_OP_LIB", p.c_str(), 1); },
       "custom operator library .so (':'-separated; also GE_CUSTOM_OP_LIB)");
+  // `ge info` / `ge dump`: what the compiler made of a model.
+  ge::tool::InfoArgs info;
+  auto* info_cmd = app.add_subcommand(
+      "info", "compile a model and print its inputs/outputs, op counts, segments, fallbacks, streams, memory plan");
+  ge::tool::InfoArgs dump;
+  auto* dump_cmd = app.add_subcommand("dump", "draw the compiled graph (nodes coloured by segment and stream)");
+  for (auto [cmd, a] : {std::pair{info_cmd, &info}, std::pair{dump_cmd, &dump}}) {
+    cmd->add_option("model", a->model, "model file (.onnx)")->required();
+    cmd->add_option("--mode", a->mode, "auto | sink | host")->check(CLI::IsMember({"auto", "sink", "host"}));
+    cmd->add_option("-O,--opt-level", a->opt_level, "graph optimizer level (default 2)")->check(CLI::Range(0, 2));
+    cmd->add_option("--input-shape", a->input_shapes, "NAME=D0,D1,... for inputs with dynamic dims");
+  }
+  dump_cmd->add_option("--format", dump.format, "dot (default) | svg (runs Graphviz's dot) | json")
+      ->check(CLI::IsMember({"dot", "svg", "json"}));
+  dump_cmd->add_option("-o,--output", dump.output, "write to FILE (default: standard output)");
   CLI11_PARSE(app, argc, argv);
   if (*compile_cmd) return ge::tool::CompileCommand(compile);
+  if (*info_cmd) return ge::tool::InfoCommand(info);
+  if (*dump_cmd) return ge::tool::DumpCommand(dump);
   if (*run_cmd) return ge::tool::RunCommand(run);
   if (*bench_cmd) return ge::tool::BenchCommand(bench);
   return 2;

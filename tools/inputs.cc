@@ -49,8 +49,17 @@ void FillRandom(HostTensor* t, uint32_t seed) {
 
 }  // namespace
 
-Status PrepareInputs(const std::vector<TensorInfo>& model_inputs, const std::vector<std::string>& input_files,
-                     const std::map<std::string, std::vector<int64_t>>& shapes, std::vector<HostTensor>* inputs) {
+namespace {
+
+Status PrepareInputsOrThrow(const std::vector<TensorInfo>& model_inputs, const std::vector<std::string>& input_files,
+                            const std::map<std::string, std::vector<int64_t>>& shapes, std::vector<HostTensor>* inputs,
+                            const std::string& npz) {
+  std::map<std::string, HostTensor> archive;
+  if (!npz.empty()) {
+    std::vector<std::pair<std::string, HostTensor>> entries;
+    GE_RETURN_IF_ERROR(ReadNpz(npz, &entries).Prepend("--inputs: "));
+    for (auto& [name, t] : entries) archive[name] = std::move(t);
+  }
   std::map<std::string, std::string> files;
   for (const auto& a : input_files) {
     std::string k, v;
@@ -63,12 +72,24 @@ Status PrepareInputs(const std::vector<TensorInfo>& model_inputs, const std::vec
     if (!known.count(k)) return InvalidArgument("--input {}: the model has no input named '{}'", k, k);
   for (const auto& [k, s] : shapes)
     if (!known.count(k)) return InvalidArgument("--input-shape {}: the model has no input named '{}'", k, k);
+  for (const auto& [k, t] : archive)
+    if (!known.count(k))
+      return InvalidArgument("--inputs {}: entry '{}' is not an input of the model (its inputs: {})", npz, k, [&] {
+        std::string names;
+        for (const TensorInfo& in : model_inputs) names += (names.empty() ? "" : ", ") + in.name;
+        return names;
+      }());
   inputs->clear();
   for (size_t i = 0; i < model_inputs.size(); ++i) {
     const TensorInfo& decl = model_inputs[i];
     HostTensor t;
     if (auto it = files.find(decl.name); it != files.end()) {
       GE_RETURN_IF_ERROR(ReadNpy(it->second, &t));
+    } else if (auto a = archive.find(decl.name); a != archive.end()) {
+      t = std::move(a->second);
+    } else if (!npz.empty()) {
+      return InvalidArgument("--inputs {}: has no entry for input '{}' (np.savez(FILE, **{{'{}': array}}))", npz,
+                             decl.name, decl.name);
     } else {
       std::vector<int64_t> dims = decl.desc.shape.IsUnknownRank() ? std::vector<int64_t>{} : decl.desc.shape.GetDims();
       if (auto s = shapes.find(decl.name); s != shapes.end()) dims = s->second;
@@ -83,6 +104,18 @@ Status PrepareInputs(const std::vector<TensorInfo>& model_inputs, const std::vec
     inputs->push_back(std::move(t));
   }
   return Status::Ok();
+}
+
+}  // namespace
+
+Status PrepareInputs(const std::vector<TensorInfo>& model_inputs, const std::vector<std::string>& input_files,
+                     const std::map<std::string, std::vector<int64_t>>& shapes, std::vector<HostTensor>* inputs,
+                     const std::string& npz) {
+  try {  // a huge tensor a file asks for: an error, not a crash
+    return PrepareInputsOrThrow(model_inputs, input_files, shapes, inputs, npz);
+  } catch (const std::exception& e) {
+    return Error(Status::kOutOfMemory, "reading the inputs: {}", e.what());
+  }
 }
 
 double Checksum(const HostTensor& t) {

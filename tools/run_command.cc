@@ -1,7 +1,7 @@
-// `ge run MODEL.onnx [--input NAME=FILE.npy]... [--output FILE.npy]... [--mode M]
-//  [--input-shape NAME=D0,D1,...] [-O0|-O1|-O2] [--dump-graph FILE] [--timeout SECONDS]`: loads, compiles, runs once, prints each output's
-//  name,
-// shape, dtype and checksum, and the compile and run times.
+// `ge run MODEL.onnx [--input NAME=FILE.npy]... [--inputs FILE.npz] [--output FILE.npy]...
+//  [--outputs FILE.npz] [--profile TRACE.json] [--mode M] [--input-shape NAME=D0,D1,...]
+//  [-O0|-O1|-O2] [--dump-graph FILE] [--timeout SECONDS]`: loads, compiles, runs once, prints
+// each output's name, shape, dtype and checksum, and the compile and run times.
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "ge/npy.h"
+#include "ge/profiler.h"
 
 namespace ge::tool {
 
@@ -62,6 +63,7 @@ int RunCommand(const RunArgs& args) {
     fmt::print(stderr, "error: {}\n", shapes.message());
     return 1;
   }
+  if (!args.profile.empty()) StartProfiling();
   auto t0 = Clock::now();
   std::unique_ptr<Model> model;
   Status st = Model::Load(args.model, options, &model);
@@ -79,12 +81,13 @@ int RunCommand(const RunArgs& args) {
     }
   }
   std::vector<HostTensor> inputs, outputs;
-  st = PrepareInputs(model->inputs(), args.inputs, options.input_shapes, &inputs);
+  st = PrepareInputs(model->inputs(), args.inputs, options.input_shapes, &inputs, args.inputs_npz);
   if (st.ok() && !args.outputs.empty() && args.outputs.size() != model->outputs().size())
     st = InvalidArgument("--output given {} time(s), the model has {} output(s)", args.outputs.size(),
                          model->outputs().size());
   if (st.ok()) st = model->Run(inputs, &outputs);
   auto t2 = Clock::now();
+  if (st.ok() && !args.profile.empty()) st = StopProfiling(args.profile);
   if (!st.ok()) {
     fmt::print(stderr, "error: {}\n", st.message());
     return 1;
@@ -93,8 +96,15 @@ int RunCommand(const RunArgs& args) {
   if (args.report) PrintReport(*model);
   for (size_t i = 0; i < outputs.size(); ++i) {
     const std::string name = model->outputs()[i].name;
-    fmt::print("output {}: {} shape={} dtype={} checksum={:.6g}\n", i, name, outputs[i].shape().ToString(),
-               DataTypeName(outputs[i].dtype()), Checksum(outputs[i]));
+    std::string values;  // strings have no checksum: the first few values instead
+    if (outputs[i].dtype() == DT_STRING) {
+      const std::vector<std::string> strs = outputs[i].strings();
+      for (size_t k = 0; k < strs.size() && k < 4; ++k)
+        values += fmt::format("{}\"{}\"", k ? ", " : "", strs[k].size() > 24 ? strs[k].substr(0, 24) + "..." : strs[k]);
+      values = fmt::format(" values=[{}{}]", values, strs.size() > 4 ? ", ..." : "");
+    }
+    fmt::print("output {}: {} shape={} dtype={} checksum={:.6g}{}\n", i, name, outputs[i].shape().ToString(),
+               DataTypeName(outputs[i].dtype()), Checksum(outputs[i]), values);
     if (i < args.outputs.size()) {
       st = WriteNpy(args.outputs[i], outputs[i]);
       if (!st.ok()) {
@@ -103,6 +113,16 @@ int RunCommand(const RunArgs& args) {
       }
     }
   }
+  if (!args.outputs_npz.empty()) {
+    std::vector<std::pair<std::string, HostTensor>> named;
+    for (size_t i = 0; i < outputs.size(); ++i) named.emplace_back(model->outputs()[i].name, outputs[i]);
+    if (st = WriteNpz(args.outputs_npz, named); !st.ok()) {
+      fmt::print(stderr, "error: --outputs: {}\n", st.message());
+      return 1;
+    }
+  }
+  if (!args.profile.empty())
+    fmt::print("profile: {} (open in https://ui.perfetto.dev or chrome://tracing)\n", args.profile);
   auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
   fmt::print("time: compile {:.3f} ms, run {:.3f} ms\n", ms(t1 - t0), ms(t2 - t1));
   return 0;

@@ -21,6 +21,22 @@ struct SegmentReport {
   int events = 0;
 };
 
+// A value a node reads or writes: its name and "float32[1, 3]".
+struct ValueReport {
+  std::string name, desc;
+  bool constant = false;  // a weight / initializer
+};
+
+// A node of the compiled graph: where it runs and why.
+struct NodeReport {
+  std::string name, op;
+  int segment = -1;       // index into ModelReport::segment_details
+  std::string placement;  // "sink", "host kernel" or "host fallback"
+  std::string reason;     // why it is not sunk ("" for a sink node): "dynamic shape", "fallback: no kernel", ...
+  int stream = -1;        // sink segments: its model stream (-1: no task, e.g. a view)
+  std::vector<ValueReport> inputs, outputs;  // absent optional inputs are left out
+};
+
 struct ModelReport {
   std::string mode;      // "sink", "host" or "mixed"
   int nodes = 0;         // in the compiled graph
@@ -32,6 +48,8 @@ struct ModelReport {
   int64_t naive_bytes = 0, lower_bound_bytes = 0, arena_bytes = 0;
   int planned_tensors = 0, planned_buffers = 0;
   std::string memory;  // "naive 1.2 MiB, lower bound ..., arena ... (+0.0%)"; empty without sink segments
+  std::vector<ValueReport> inputs, outputs;  // the graph's
+  std::vector<NodeReport> node_details;      // the compiled graph's nodes, in segment execution order
 };
 
 }  // namespace ge

@@ -1,6 +1,7 @@
 #include "api/model.h"
 
 #include "base/host_memory.h"
+#include "base/trace.h"
 
 #include <cstring>
 
@@ -126,7 +127,10 @@ Status Model::Load(const std::string& path, const ModelOptions& options, std::un
     GE_RETURN_IF_ERROR(LoadCustomOpLibsFromEnv());  // custom operators before parsing (fallback issue)
     if (IsGemFile(path)) return LoadOffline(path, options, out);
     std::shared_ptr<Graph> graph;
-    GE_RETURN_IF_ERROR(LoadOnnxModel(path, &graph));
+    {
+      trace::Step step("parse");
+      GE_RETURN_IF_ERROR(LoadOnnxModel(path, &graph));
+    }
     std::unique_ptr<Model> m(new Model());
     m->graph_ = std::move(graph);
     m->options_ = options;
@@ -143,7 +147,10 @@ Status Model::Load(const std::string& path, const ModelOptions& options, std::un
 Status Model::LoadOffline(const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out) {
   std::unique_ptr<CompiledGraph> compiled;
   GemInfo info;
-  GE_RETURN_IF_ERROR(LoadCompiledGraph(path, &compiled, &info));
+  {
+    trace::Step step("read .gem");
+    GE_RETURN_IF_ERROR(LoadCompiledGraph(path, &compiled, &info));
+  }
   return LoadOfflineCompiled(std::move(compiled), info, path, options, out);
 }
 
@@ -242,7 +249,10 @@ CompileOptions Model::ToCompileOptions(const ModelOptions& options) {
 
 Status Model::CompileAndLoad() {
   std::unique_ptr<CompiledGraph> compiled;
-  GE_RETURN_IF_ERROR(Compile(graph_, ToCompileOptions(options_), &compiled));
+  {
+    trace::Step step("compile");
+    GE_RETURN_IF_ERROR(Compile(graph_, ToCompileOptions(options_), &compiled));
+  }
   compiled_graph_ = std::move(compiled);
   return LoadCompiled();
 }
@@ -253,7 +263,10 @@ Status Model::LoadCompiled() {
   bool all_sunk = !compiled_graph_->segments.empty();
   for (const auto& seg : compiled_graph_->segments) all_sunk &= seg.sink;
   if (all_sunk) ReleaseConstantsOnlySinksRead(compiled_graph_.get(), true);
-  GE_RETURN_IF_ERROR(CompiledModel::Load(compiled_graph_, &compiled_));
+  {
+    trace::Step step("load");
+    GE_RETURN_IF_ERROR(CompiledModel::Load(compiled_graph_, &compiled_));
+  }
   mode_ = compiled_graph_->mode();
   ReleaseSunkConstants(compiled_graph_.get());
   return Status::Ok();
@@ -317,6 +330,42 @@ ModelReport Model::report() const {
   r.planned_tensors = m.num_tensors;
   r.planned_buffers = m.num_buffers;
   if (m.num_tensors > 0) r.memory = m.ToString();
+  const Graph& g = *c.graph;
+  auto value = [&](ValueId v) {
+    return ValueReport{g.value(v).name, g.value(v).desc.ToString(), g.value(v).constant.has_value()};
+  };
+  for (ValueId v : g.inputs()) r.inputs.push_back(value(v));
+  for (ValueId v : g.outputs()) r.outputs.push_back(value(v));
+  for (size_t si = 0; si < c.segments.size(); ++si) {
+    const CompiledSegment& s = c.segments[si];
+    std::map<std::string, int> stream_of;  // sink segments: node name -> model stream
+    if (s.program && s.graph)
+      for (size_t p = 0; p < s.program->order.size() && p < s.program->streams.stream.size(); ++p)
+        stream_of[s.graph->node(s.program->order[p]).name] = s.program->streams.stream[p];
+    for (NodeId n : s.nodes) {
+      if (n < 0 || static_cast<size_t>(n) >= g.num_nodes()) continue;
+      const Node& node = g.node(n);
+      NodeReport nr;
+      nr.name = node.name;
+      nr.op = node.type;
+      nr.segment = static_cast<int>(si);
+      const size_t idx = static_cast<size_t>(n);
+      nr.placement = s.sink ? "sink" : idx < c.placement.size() ? c.placement[idx] : "host kernel";
+      if (!s.sink) {
+        nr.reason = idx < c.placement_reason.size() ? c.placement_reason[idx] : std::string();
+        if (nr.reason.empty()) {
+          nr.reason = "not sinkable (needs an input's value at run time, or has no kernel)";
+          if (nr.placement == "sink") nr.placement = "host kernel";
+        }
+      }
+      if (auto it = stream_of.find(node.name); it != stream_of.end()) nr.stream = it->second;
+      for (ValueId v : node.inputs)
+        if (v != kNoValue) nr.inputs.push_back(value(v));
+      for (ValueId v : node.outputs)
+        if (v != kNoValue) nr.outputs.push_back(value(v));
+      r.node_details.push_back(std::move(nr));
+    }
+  }
   return r;
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 
+#include "base/trace.h"
 #include "compiler/check_supported.h"
 #include "compiler/partitioner.h"
 #include "compiler/passes/layout_nhwc.h"
@@ -29,6 +30,7 @@ void ReleaseUnreadConstants(Graph* graph) {
 }
 
 Status Optimize(Graph* graph, const CompileOptions& options, CompiledGraph* out) {
+  trace::Step step("optimize");
   out->op_counts_before = CountOps(*graph);
   OptimizeStats opt_stats;
   GE_RETURN_IF_ERROR(OptimizeGraph(graph, options.opt_level, &opt_stats));
@@ -36,15 +38,20 @@ Status Optimize(Graph* graph, const CompileOptions& options, CompiledGraph* out)
   // The NHWC layout is an -O2 optimization (GE_LAYOUT_NHWC=0 turns it off for comparisons).
   const char* layout_env = std::getenv("GE_LAYOUT_NHWC");
   if (options.opt_level >= 2 && (!layout_env || std::string(layout_env) != "0")) {
+    trace::Step layout_step("layout-nhwc");
     LayoutNhwcStats layout;
     GE_RETURN_IF_ERROR(RunLayoutNhwc(graph, &layout));
-    if (layout.convs > 0) GE_RETURN_IF_ERROR(RunStaticInference(graph));
+    if (layout.convs > 0) {
+      trace::Step infer_step("static inference");
+      GE_RETURN_IF_ERROR(RunStaticInference(graph));
+    }
   }
   return Status::Ok();
 }
 
 // No sink-placed node: one host segment over the graph itself (no copy).
 Status HostOnly(const std::shared_ptr<Graph>& graph, const std::vector<Placement>& placement, CompiledGraph* out) {
+  trace::Step step("host plan");
   CompiledSegment seg;
   GE_RETURN_IF_ERROR(graph->TopologicalOrder(&seg.nodes));
   seg.inputs = graph->inputs();
@@ -61,7 +68,10 @@ Status HostOnly(const std::shared_ptr<Graph>& graph, const std::vector<Placement
 Status Segments(const Graph& graph, const std::vector<Placement>& placement, const CompileOptions& options,
                 CompiledGraph* out) {
   std::vector<GraphSegment> parts;
-  GE_RETURN_IF_ERROR(PartitionGraph(graph, placement, &parts));
+  {
+    trace::Step step("partition");
+    GE_RETURN_IF_ERROR(PartitionGraph(graph, placement, &parts));
+  }
   SinkCompileOptions sopt;
   sopt.max_streams = options.max_streams;  // 0: the default bound and gain rule
   GE_RETURN_IF_ERROR(EnsureDevice(&sopt.core_num));
@@ -73,10 +83,12 @@ Status Segments(const Graph& graph, const std::vector<Placement>& placement, con
     seg.outputs = std::move(p.outputs);
     seg.graph = std::move(p.graph);
     if (seg.sink) {
+      trace::Step step("task generation");
       auto program = std::make_shared<SinkProgram>();
       GE_RETURN_IF_ERROR(GenerateSinkProgram(*seg.graph, sopt, program.get()));
       seg.program = std::move(program);
     } else {
+      trace::Step step("host plan");
       std::vector<Placement> sub;
       for (NodeId n : seg.nodes) sub.push_back(placement[n]);
       auto plan = std::make_shared<HostPlan>();
@@ -98,13 +110,26 @@ Status Compile(std::shared_ptr<Graph> graph, const CompileOptions& options, std:
     return InvalidArgument("unknown mode '{}' (expected auto, sink or host)", options.mode);
   auto cg = std::make_unique<CompiledGraph>();
   cg->graph = graph;
-  GE_RETURN_IF_ERROR(SpecializeInputShapes(options.input_shapes, graph.get()));
-  GE_RETURN_IF_ERROR(graph->Verify());
-  GE_RETURN_IF_ERROR(CheckSupported(*graph));
+  {
+    trace::Step step("specialize shapes");
+    GE_RETURN_IF_ERROR(SpecializeInputShapes(options.input_shapes, graph.get()));
+  }
+  {
+    trace::Step step("verify");
+    GE_RETURN_IF_ERROR(graph->Verify());
+  }
+  {
+    trace::Step step("check supported");
+    GE_RETURN_IF_ERROR(CheckSupported(*graph));
+  }
   GE_RETURN_IF_ERROR(Optimize(graph.get(), options, cg.get()));
   ReleaseUnreadConstants(graph.get());
   std::vector<Placement> placement;
-  GE_RETURN_IF_ERROR(DecidePlacement(*graph, options, &placement));
+  {
+    trace::Step step("placement");
+    GE_RETURN_IF_ERROR(DecidePlacement(*graph, options, &placement, &cg->placement_reason));
+    for (Placement p : placement) cg->placement.push_back(PlacementName(p));
+  }
   bool any_sink = false;
   for (Placement p : placement) any_sink |= p == Placement::kSink;
   if (any_sink)

@@ -36,6 +36,8 @@ struct CompiledGraph {
   bool whole_graph = false;
   std::string optimizer_report;                 // OptimizeStats::ToString
   std::map<std::string, int> op_counts_before;  // nodes by op type as given to Compile
+  // Per node of `graph` (ge info): PlacementName and why it is not sunk ("" when it is).
+  std::vector<std::string> placement, placement_reason;
 
   std::string mode() const;  // "sink", "host" or "mixed"
   // "sink[12 nodes] -> host[1 node]"

@@ -914,6 +914,10 @@ Status SerializeCompiledGraph(const CompiledGraph& compiled, const GemInfo& info
     gw.Str(op);
     gw.I32(count);
   }
+  for (const auto* strings : {&compiled.placement, &compiled.placement_reason}) {
+    gw.Count(strings->size());
+    for (const std::string& s : *strings) gw.Str(s);
+  }
   // Weight table: offsets within the weights section.
   std::vector<uint64_t> offsets;
   uint64_t weights_bytes = 0;
@@ -1081,6 +1085,11 @@ Status Deserialize(const uint8_t* data, size_t size, const std::string& source, 
   for (uint32_t i = 0; i < nops && r.ok(); ++i) {
     std::string op = r.Str("op");
     compiled->op_counts_before[op] = r.I32();
+  }
+  for (auto* strings : {&compiled->placement, &compiled->placement_reason}) {
+    strings->resize(r.Count(4, "placement notes"));
+    for (std::string& s : *strings) s = r.Str("placement note");
+    if (r.ok() && !strings->empty() && strings->size() != main.num_nodes()) r.Fail("placement notes per node");
   }
   if (!r.ok()) return fail(r.error());
   if (r.left() != 0) return fail(fmt::format("{} unread bytes after the meta data", r.left()));

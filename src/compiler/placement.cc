@@ -77,14 +77,21 @@ Status DecideNode(const Node& node, bool is_static, const CompileOptions& opt, P
 
 }  // namespace
 
-Status DecidePlacement(const Graph& graph, const CompileOptions& opt, std::vector<Placement>* placement) {
+Status DecidePlacement(const Graph& graph, const CompileOptions& opt, std::vector<Placement>* placement,
+                       std::vector<std::string>* reasons) {
   placement->assign(graph.num_nodes(), Placement::kHostKernel);
+  if (reasons) reasons->assign(graph.num_nodes(), std::string());
   std::vector<std::string> dynamic_nodes;
   for (NodeId n = 0; n < static_cast<NodeId>(graph.num_nodes()); ++n) {
     const Node& node = graph.node(n);
     const bool is_static = IsStaticNode(graph, node);
     const char* reason = nullptr;
     GE_RETURN_IF_ERROR(DecideNode(node, is_static, opt, &(*placement)[n], &reason));
+    if (reasons)
+      (*reasons)[n] = reason                                ? std::string("fallback: ") + reason
+                      : (*placement)[n] == Placement::kSink ? std::string()
+                      : !is_static                          ? std::string("dynamic shape")
+                                                            : std::string("--mode host");
     if (reason)
       GELOGD("{}, setting fallback attribute ({})", node.name, reason);
     else

@@ -19,7 +19,9 @@ enum class Placement { kSink, kHostKernel, kHostFallback };
 const char* PlacementName(Placement p);  // "sink", "host kernel", "host fallback"
 
 // Per node (indexed by NodeId), after static inference.
-Status DecidePlacement(const Graph& graph, const CompileOptions& options, std::vector<Placement>* placement);
+// `reasons` (optional), per node: why it is not sunk ("" for a sink node).
+Status DecidePlacement(const Graph& graph, const CompileOptions& options, std::vector<Placement>* placement,
+                       std::vector<std::string>* reasons = nullptr);
 
 }  // namespace ge
 

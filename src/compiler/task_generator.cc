@@ -1,6 +1,8 @@
 // Sink task generation: tiling per node, then streams, then memory, then bound arguments.
 #include "compiler/task_generator.h"
 
+#include "base/trace.h"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -255,15 +257,24 @@ Status GenerateSinkProgram(const Graph& graph, const SinkCompileOptions& options
     prog.values[v] = DescTensor(d, nullptr);
   }
   std::vector<NodeCompile> nc(prog.order.size());
-  for (size_t p = 0; p < prog.order.size(); ++p)
-    GE_RETURN_IF_ERROR(CompileNode(graph, prog.order[p], options.core_num, prog.values, &nc[p]));
-  GE_RETURN_IF_ERROR(BuildStreams(graph, prog, nc, options.max_streams, options.core_num, &prog.streams));
+  {
+    trace::Step step("tiling (compile nodes)");
+    for (size_t p = 0; p < prog.order.size(); ++p)
+      GE_RETURN_IF_ERROR(CompileNode(graph, prog.order[p], options.core_num, prog.values, &nc[p]));
+  }
+  {
+    trace::Step step("stream assignment");
+    GE_RETURN_IF_ERROR(BuildStreams(graph, prog, nc, options.max_streams, options.core_num, &prog.streams));
+  }
   GE_RETURN_IF_ERROR(BuildPlannerInput(graph, prog.order, &prog.planner_input));
   for (size_t p = 0; p < prog.order.size(); ++p) {
     prog.planner_input.nodes[p].workspaces = nc[p].workspaces;
     prog.planner_input.nodes[p].absent_output_bytes = nc[p].absent_output_bytes;
   }
-  GE_RETURN_IF_ERROR(PlanMemory(prog.planner_input, prog.streams, &prog.memory));
+  {
+    trace::Step step("memory plan");
+    GE_RETURN_IF_ERROR(PlanMemory(prog.planner_input, prog.streams, &prog.memory));
+  }
   // GE_CHECK_MEMORY=1 turns the checker on in release builds (the backend sweep uses it).
   bool check = options.check_memory || std::getenv("GE_CHECK_MEMORY") != nullptr;
 #ifndef NDEBUG

@@ -9,12 +9,26 @@
 
 #include "base/error_message.h"
 #include "base/log.h"
+#include "base/trace.h"
 #include "executor/device_tensor.h"
 #include "executor/input_check.h"
 #include "runtime/caching_allocator.h"
 #include "runtime/kernel_error.h"
 
 namespace ge {
+
+namespace {
+
+// Trace args of a host step: the node, its op and (when known) its input shapes.
+auto NodeArgs(const Node& node, const OpCall* call = nullptr) {
+  return [&node, call] {
+    std::string args = fmt::format("{{\"node\":{},\"op\":{}", trace::Quote(node.name), trace::Quote(node.type));
+    if (call) args += fmt::format(",\"inputs\":{}", trace::Quote(call->DescribeInputs()));
+    return args + "}";
+  };
+}
+
+}  // namespace
 
 HostExecutor::~HostExecutor() {
   if (stream_) aclrtSynchronizeStream(stream_);
@@ -130,8 +144,12 @@ Status HostExecutor::RunStep(Step& step) {
   const bool by_execute = step.binding.impl->outputs_by_execute;
   if (by_execute)  // control flow: the op-execute function allocates and shapes its outputs
     for (size_t o = 0; o < node.outputs.size(); ++o) call.output(o) = gert::Tensor();
-  if (!by_execute) GE_RETURN_IF_ERROR(call.InferDataType());
-  if (!by_execute) GE_RETURN_IF_ERROR(call.InferShape());
+  if (!by_execute) {
+    trace::Scope infer("infer shape", NodeArgs(node));
+    GE_RETURN_IF_ERROR(call.InferDataType());
+    GE_RETURN_IF_ERROR(call.InferShape());
+  }
+  trace::Scope alloc("allocate", NodeArgs(node));
   for (size_t o = 0; o < node.outputs.size() && !by_execute; ++o) {
     if (call.output(o).GetShapeSize() < 0)
       return Internal("{}: output {} shape {} is not concrete after inference", NodeLabel(node), o,
@@ -146,6 +164,7 @@ Status HostExecutor::RunStep(Step& step) {
     out.SetFormat(FORMAT_ND);
     out.SetAddr(p);
   }
+  alloc.End();
   std::vector<void*> workspaces;
   Status st;
   if (profiling_) {
@@ -221,6 +240,7 @@ Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces)
       if (addr) static_cast<rt::CachingAllocator*>(owner)->Free(addr);
     };
     gert::OpExecuteContext ctx(&call.data());
+    trace::Scope fallback("fallback", NodeArgs(node, &call));
     ++stats_.fallbacks;
     ClearRecentErrMsg();
     rt::ScopedLaunchName name(step.label.c_str());  // names the kernels the single-op API launches
@@ -233,7 +253,10 @@ Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces)
   }
   if (impl->kernel == nullptr)
     return Internal("{}: operator has neither a kernel nor an op-execute function", NodeLabel(node));
-  GE_RETURN_IF_ERROR(call.Tiling(core_num_));
+  {
+    trace::Scope tiling("tiling", NodeArgs(node));
+    GE_RETURN_IF_ERROR(call.Tiling(core_num_));
+  }
   addrs_.clear();
   for (size_t i = 0; i < call.num_inputs(); ++i)
     addrs_.push_back(call.data().inputs[i] ? call.input(i).GetAddr() : nullptr);
@@ -245,6 +268,7 @@ Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces)
     addrs_.push_back(workspaces.back());
   }
   ++stats_.launches;
+  trace::Scope launch("launch", NodeArgs(node, &call));
   if (aclrtLaunchKernelWithName(step.label.c_str(), impl->kernel, call.data().block_dim, addrs_.data(),
                                 static_cast<uint32_t>(addrs_.size()), call.tiling().GetData(),
                                 static_cast<uint32_t>(call.tiling().GetDataSize()), stream_) != ACL_SUCCESS)

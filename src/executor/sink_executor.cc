@@ -14,9 +14,11 @@
 #include <fmt/format.h>
 
 #include "base/guard_bytes.h"
+#include "base/trace.h"
 #include "compiler/node_binding.h"
 #include "compiler/op_call.h"
 #include "executor/device_tensor.h"
+#include "runtime/model.h"
 
 namespace ge {
 
@@ -61,6 +63,7 @@ Status SinkExecutor::LoadModel() {
   if (aclmdlRICreate(static_cast<uint32_t>(s.num_streams), static_cast<uint32_t>(s.num_events), &model_) != ACL_SUCCESS)
     return Internal("cannot create a device model: {}", aclGetRecentErrMsg());
   GE_RETURN_IF_ERROR(AddTasks());
+  if (trace::Enabled()) SetTraceInfo();
   if (aclmdlRILoadComplete(model_) != ACL_SUCCESS)
     return Internal("cannot load the device model: {}", aclGetRecentErrMsg());
   return Status::Ok();
@@ -224,6 +227,36 @@ Status SinkExecutor::AddTasks() {
   return Status::Ok();
 }
 
+std::string SinkExecutor::DescribeValues(const std::vector<ValueId>& values) const {
+  std::string shapes;
+  for (ValueId v : values) {
+    if (!shapes.empty()) shapes += ", ";
+    if (v == kNoValue) {
+      shapes += "<none>";
+      continue;
+    }
+    const gert::Tensor& d = program_->values[v];
+    shapes += fmt::format("{}{}", DataTypeName(d.GetDataType()), ShapeToString(d.GetStorageShape()));
+  }
+  return shapes;
+}
+
+// The trace's name (the op type) and args (node, op, shapes, blocks, stream) of each kernel task.
+void SinkExecutor::SetTraceInfo() {
+  rt::Model* m = rt::FindModel(model_);
+  if (m == nullptr) return;
+  rt::TaskTraceInfo info;
+  for (const SinkTask& t : program_->tasks) {
+    const Node& node = graph_->node(t.node);
+    info.names.push_back(node.type);
+    info.args.push_back(
+        fmt::format("{{\"node\":{},\"op\":{},\"inputs\":{},\"outputs\":{},\"blocks\":{},\"stream\":{}}}",
+                    trace::Quote(node.name), trace::Quote(node.type), trace::Quote(DescribeValues(node.inputs)),
+                    trace::Quote(DescribeValues(node.outputs)), t.block_dim, program_->streams.stream[t.position]));
+  }
+  m->SetTraceInfo(std::move(info));
+}
+
 Status SinkExecutor::SetProfiling(bool on) {
   if (aclmdlRISetProfiling(model_, on ? 1 : 0) != ACL_SUCCESS)
     return Unsupported("cannot profile the sink segment: {}", aclGetRecentErrMsg());
@@ -241,17 +274,7 @@ Status SinkExecutor::TakeProfile(OpProfile* out) {
     OpTiming t;
     t.node = node.name;
     t.type = node.type;
-    std::string shapes;
-    for (ValueId v : node.inputs) {
-      if (!shapes.empty()) shapes += ", ";
-      if (v == kNoValue) {
-        shapes += "<none>";
-        continue;
-      }
-      const gert::Tensor& d = program_->values[v];
-      shapes += fmt::format("{}{}", DataTypeName(d.GetDataType()), ShapeToString(d.GetStorageShape()));
-    }
-    t.input_shapes = std::move(shapes);
+    t.input_shapes = DescribeValues(node.inputs);
     t.total_ns = ns[k];
     t.runs = runs;
     out->push_back(std::move(t));

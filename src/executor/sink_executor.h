@@ -43,6 +43,10 @@ class SinkExecutor {
   const Graph& graph() const { return *graph_; }
 
  private:
+  // "float32[1, 3], <none>": the values' compiled dtypes and shapes.
+  std::string DescribeValues(const std::vector<ValueId>& values) const;
+  // Names the model's kernel tasks for a trace (base/trace.h): called at load while tracing.
+  void SetTraceInfo();
   SinkExecutor() = default;
   Status LoadModel();
   Status PlaceWeights();  // the weight block and each constant's place in it

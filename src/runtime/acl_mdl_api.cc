@@ -34,6 +34,10 @@ aclError NotLoaded(const char* api) {
 
 }  // namespace
 
+namespace ge::rt {
+Model* FindModel(aclmdlRI handle) { return Device::Get().FindModel(handle, "trace"); }
+}  // namespace ge::rt
+
 extern "C" {
 
 aclError aclmdlRICreate(uint32_t numStreams, uint32_t numEvents, aclmdlRI* model) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "base/trace.h"
 #include "runtime/spin_wait.h"
 
 namespace ge::rt {
@@ -16,7 +17,11 @@ void CorePool::StartThreads(uint32_t n) {
   n = std::max<uint32_t>(n, 1);
   num_cores_.store(n, std::memory_order_relaxed);
   threads_.reserve(n - 1);
-  for (uint32_t i = 0; i + 1 < n; ++i) threads_.emplace_back([this] { WorkerLoop(); });
+  for (uint32_t i = 0; i + 1 < n; ++i)
+    threads_.emplace_back([this, i] {
+      trace::SetCoreIndex(static_cast<int>(i) + 1);  // core 0: the submitting thread
+      WorkerLoop();
+    });
 }
 
 void CorePool::StopThreads() {

@@ -3,6 +3,11 @@
 
 #include <cstring>
 
+#include <fmt/format.h>
+
+#include "base/trace.h"
+#include "runtime/kernel_error.h"
+
 namespace ge::rt {
 namespace {
 
@@ -18,9 +23,39 @@ void RunBlock(void* ctx, uint32_t index) {
   k->func(&args);
 }
 
+// The same, recorded on the running core's track.
+void RunBlockTraced(void* ctx, uint32_t index) {
+  auto* k = static_cast<KernelJobCtx*>(ctx);
+  aclrtKernelArgs args = *k->args;
+  args.blockIdx = index;
+  const auto start = trace::Clock::now();
+  k->func(&args);
+  const auto end = trace::Clock::now();
+  trace::Record(trace::kCoreTrack + trace::CoreIndex(), KernelName(args), start, end,
+                fmt::format("{{\"block\":{},\"blocks\":{}}}", index, args.blockDim));
+}
+
 }  // namespace
 
+std::string KernelName(const aclrtKernelArgs& args) {
+  const auto* tag = static_cast<const KernelErrorTag*>(args.errorSlot);
+  return tag && tag->name && tag->name[0] ? std::string(tag->name) : std::string("kernel");
+}
+
 void RunKernel(CorePool& pool, aclrtKernelFunc func, const aclrtKernelArgs& args) {
+  if (trace::Enabled()) {
+    KernelJobCtx ctx{func, &args};
+    if (args.blockDim <= 1) {
+      RunBlockTraced(&ctx, 0);
+      return;
+    }
+    Job job;
+    job.fn = RunBlockTraced;
+    job.ctx = &ctx;
+    job.count = args.blockDim;
+    pool.Run(&job);
+    return;
+  }
   if (args.blockDim == 1) {
     aclrtKernelArgs one = args;
     one.blockIdx = 0;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "acl/acl_rt.h"
 #include "runtime/core_pool.h"
@@ -13,7 +14,10 @@ namespace ge::rt {
 
 // Runs `func` for blocks 0..args.blockDim-1; args.blockIdx is ignored. blockDim == 1 runs on the
 // calling thread; otherwise the caller and the core threads share the blocks.
+// Traced (base/trace.h), each block is an event on its core's track.
 void RunKernel(CorePool& pool, aclrtKernelFunc func, const aclrtKernelArgs& args);
+// The launch's name (its error tag's), "kernel" when it has none.
+std::string KernelName(const aclrtKernelArgs& args);
 
 // A copy of a launch's addrs and tiling. Tiling starts 16-byte aligned.
 class KernelArgBuffer {

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "base/error_message.h"
+#include "base/trace.h"
 
 namespace ge::rt {
 namespace {
@@ -17,6 +18,22 @@ aclError Fail(aclError code, std::string msg) {
 }
 
 }  // namespace
+
+void RunComputeTaskTraced(CorePool& pool, const ModelTask& task, int track, const TaskTraceInfo& info) {
+  const auto start = trace::Clock::now();
+  if (task.type == ModelTaskType::kKernel)
+    RunKernel(pool, task.func, task.args);  // records the blocks on the cores' tracks
+  else
+    RunComputeTask(pool, task);
+  const auto end = trace::Clock::now();
+  if (task.type != ModelTaskType::kKernel) {
+    trace::Record(track, task.type == ModelTaskType::kMemcpy ? "memcpy" : "callback", start, end);
+    return;
+  }
+  const size_t k = task.kernel_index;
+  trace::Record(track, k < info.names.size() ? info.names[k] : KernelName(task.args), start, end,
+                k < info.args.size() ? info.args[k] : std::string());
+}
 
 Model::Model(CorePool* pool, uint32_t num_streams, uint32_t num_events)
     : pool_(pool), num_events_(num_events), tasks_(num_streams) {}
@@ -163,7 +180,7 @@ aclError Model::LoadComplete() {
   }
   BindWaits();
   if (tasks_.size() > 1) {
-    scheduler_ = std::make_unique<ModelScheduler>(pool_, &tasks_, num_events_);
+    scheduler_ = std::make_unique<ModelScheduler>(pool_, &tasks_, num_events_, &trace_info_);
   } else {
     single_counts_.reset(new uint32_t[std::max<uint32_t>(num_events_, 1)]);
   }
@@ -230,6 +247,26 @@ aclError Model::RunSingleStream() {
   return ACL_SUCCESS;
 }
 
+// The single-stream loop while tracing: each task an event on the "stream 0" track.
+aclError Model::RunSingleStreamTraced() {
+  if (num_events_ > 0) std::fill_n(single_counts_.get(), num_events_, 0);
+  for (const ModelTask& task : tasks_[0]) {
+    switch (task.type) {
+      case ModelTaskType::kEventRecord: ++single_counts_[task.event]; break;
+      case ModelTaskType::kEventWait:
+        if (single_counts_[task.event] < task.required) {
+          return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                      fmt::format("model execution cannot progress: model stream 0 waits on "
+                                  "event {} recorded only later on the same stream",
+                                  task.event));
+        }
+        break;
+      default: RunComputeTaskTraced(*pool_, task, trace::kStreamTrack, trace_info_); break;
+    }
+  }
+  return ACL_SUCCESS;
+}
+
 aclError Model::SetProfiling(bool on) {
   std::lock_guard<std::mutex> lk(exec_mu_);
   if (!loaded_) return Fail(ACL_ERROR_RT_MODEL_CONTEXT, "aclmdlRISetProfiling: model is not loaded");
@@ -261,6 +298,7 @@ aclError Model::Execute() {
   std::lock_guard<std::mutex> lk(exec_mu_);
   const aclError ret = scheduler_                                   ? scheduler_->Run()
                        : profiling_.load(std::memory_order_relaxed) ? RunSingleStream<true>()
+                       : trace::Enabled()                           ? RunSingleStreamTraced()
                                                                     : RunSingleStream<false>();
   if (kernel_error_.failed()) {
     std::string msg;

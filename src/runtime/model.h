@@ -59,6 +59,10 @@ class Model {
   // entries at most), and the executions they cover; then clears them.
   aclError TakeKernelTimes(uint64_t* ns, uint32_t count, uint32_t* executions);
 
+  // What a trace (base/trace.h) shows for each kernel task, by the order added (before
+  // LoadComplete).
+  void SetTraceInfo(TaskTraceInfo info) { trace_info_ = std::move(info); }
+
   bool loaded() const { return loaded_; }
   uint32_t num_tasks() const;
 
@@ -68,6 +72,7 @@ class Model {
   aclError AddEventTask(uint32_t stream, uint32_t event, ModelTaskType type, const char* what);
   template <bool kProfiled>
   aclError RunSingleStream();
+  aclError RunSingleStreamTraced();
   void BindWaits();
 
   CorePool* pool_;
@@ -78,6 +83,7 @@ class Model {
   std::vector<std::string> kernel_names_;      // per kernel task, in the order added
   std::unique_ptr<KernelErrorTag[]> tags_;     // per kernel task, bound at LoadComplete
   KernelErrorSlot kernel_error_;
+  TaskTraceInfo trace_info_;
   bool loaded_ = false;
   std::unique_ptr<ModelScheduler> scheduler_;  // multi-stream models
   std::unique_ptr<uint32_t[]> single_counts_;  // single-stream models: records per event
@@ -89,6 +95,9 @@ class Model {
   std::condition_variable pending_cv_;
   uint32_t pending_ = 0;  // enqueued asynchronous executions not yet finished
 };
+
+// The runtime model behind a handle (null for an unknown one), for the executors' trace info.
+Model* FindModel(aclmdlRI handle);
 
 }  // namespace ge::rt
 

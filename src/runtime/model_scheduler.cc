@@ -7,14 +7,17 @@
 #include <thread>
 
 #include "base/error_message.h"
+#include "base/trace.h"
 #include "runtime/spin_wait.h"
 
 namespace ge::rt {
 
-ModelScheduler::ModelScheduler(CorePool* pool, const StreamTasks* tasks, uint32_t num_events)
+ModelScheduler::ModelScheduler(CorePool* pool, const StreamTasks* tasks, uint32_t num_events,
+                               const TaskTraceInfo* trace)
     : pool_(pool),
       tasks_(tasks),
       num_events_(num_events),
+      trace_(trace),
       pc_(tasks->size()),
       parked_(num_events),
       counts_(new std::atomic<uint32_t>[num_events]) {
@@ -116,6 +119,8 @@ void ModelScheduler::Work() {
 
 void ModelScheduler::RunStream(uint32_t stream) {
   const std::vector<ModelTask>& list = (*tasks_)[stream];
+  static const TaskTraceInfo kNoInfo;
+  const bool traced = trace::Enabled();
   // pc_[stream] is only written by the thread running the stream; taking the stream from
   // ready_ under mu_ orders this read after that write.
   for (uint32_t pc = pc_[stream]; pc < list.size(); ++pc) {
@@ -125,6 +130,8 @@ void ModelScheduler::RunStream(uint32_t stream) {
     } else if (task.type == ModelTaskType::kEventWait) {
       if (counts_[task.event].load(std::memory_order_acquire) >= task.required) continue;
       if (ParkIfUnmet(stream, pc, task)) return;
+    } else if (traced) {
+      RunComputeTaskTraced(*pool_, task, trace::kStreamTrack + static_cast<int>(stream), trace_ ? *trace_ : kNoInfo);
     } else {
       RunComputeTask(*pool_, task);
     }

@@ -29,7 +29,8 @@ namespace ge::rt {
 class ModelScheduler {
  public:
   using StreamTasks = std::vector<std::vector<ModelTask>>;
-  ModelScheduler(CorePool* pool, const StreamTasks* tasks, uint32_t num_events);
+  // `trace` (may be null) names the kernel tasks in a trace (base/trace.h).
+  ModelScheduler(CorePool* pool, const StreamTasks* tasks, uint32_t num_events, const TaskTraceInfo* trace = nullptr);
   // Detaches the helpers and waits for them to leave.
   ~ModelScheduler();
 
@@ -50,6 +51,7 @@ class ModelScheduler {
   CorePool* pool_;
   const StreamTasks* tasks_;
   uint32_t num_events_;
+  const TaskTraceInfo* trace_;
   std::mutex mu_;  // guards everything below except the atomics
   std::condition_variable cv_;
   std::vector<uint32_t> ready_;                      // runnable model streams

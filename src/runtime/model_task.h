@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "acl/acl_rt.h"
 #include "runtime/kernel.h"
@@ -28,6 +30,12 @@ struct ModelTask {
   void* user_data;
 };
 
+// What a trace shows for each kernel task (by kernel_index): its event name and args (JSON);
+// empty vectors: the kernel's name, no args.
+struct TaskTraceInfo {
+  std::vector<std::string> names, args;
+};
+
 // Runs a kernel, memcpy or callback task (not event tasks).
 inline void RunComputeTask(CorePool& pool, const ModelTask& task) {
   switch (task.type) {
@@ -45,6 +53,10 @@ inline void RunComputeTask(CorePool& pool, const ModelTask& task) {
     default: break;
   }
 }
+
+// The same, recorded as an event on `track` (base/trace.h); the kernel's blocks are recorded on
+// the cores' tracks.
+void RunComputeTaskTraced(CorePool& pool, const ModelTask& task, int track, const TaskTraceInfo& info);
 
 }  // namespace ge::rt
 

@@ -1,6 +1,8 @@
 // Streams: a queue swapped out in batches by the stream thread, which runs the tasks in order.
 #include "runtime/stream.h"
 
+#include "base/trace.h"
+
 #include <cstdlib>
 #include <cstring>
 
@@ -115,7 +117,13 @@ bool Stream::TryRunInline(aclrtKernelFunc func, void* const* addrs, uint32_t num
   }
   const KernelErrorTag tag{&kernel_error_, name};
   aclrtKernelArgs args{addrs, num_addrs, tiling, tiling_size, 0, 1, &tag};
-  func(&args);
+  if (trace::Enabled()) {
+    const auto start = trace::Clock::now();
+    RunKernel(*pool_, func, args);  // its block on this thread's core track
+    trace::Record(trace::kHostStreamTrack, KernelName(args), start, trace::Clock::now());
+  } else {
+    func(&args);
+  }
   if (kernel_error_.failed()) {
     std::string msg;
     if (kernel_error_.Take(&msg)) SetError(ACL_ERROR_RT_KERNEL_DATA, std::move(msg));
@@ -143,7 +151,13 @@ void Stream::Execute(Task& task) {
       const KernelErrorTag tag{&kernel_error_, task.name};
       aclrtKernelArgs args{
           task.args.addrs(), task.num_addrs, task.args.tiling(), task.tiling_size, 0, task.block_dim, &tag};
-      RunKernel(*pool_, task.func, args);
+      if (trace::Enabled()) {
+        const auto start = trace::Clock::now();
+        RunKernel(*pool_, task.func, args);
+        trace::Record(trace::kHostStreamTrack, KernelName(args), start, trace::Clock::now());
+      } else {
+        RunKernel(*pool_, task.func, args);
+      }
       if (kernel_error_.failed()) {
         std::string msg;
         if (kernel_error_.Take(&msg)) SetError(ACL_ERROR_RT_KERNEL_DATA, std::move(msg));

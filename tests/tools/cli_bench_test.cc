@@ -56,4 +56,70 @@ TEST(CliBench, PerOpTablesAndGflops) {
   }
 }
 
+TEST(CliBench, LatencyPercentilesAndThroughput) {
+  int code = -1;
+  const std::string out = Bench(kModels + "mlp.onnx --runs 30 --warmup 2", &code);
+  EXPECT_EQ(code, 0) << out;
+  // The line bench/models.py parses keeps its start; p99 follows p90.
+  EXPECT_NE(out.find("per run (us): min "), std::string::npos) << out;
+  EXPECT_NE(out.find(" p99 "), std::string::npos) << out;
+  EXPECT_NE(out.find("compile: "), std::string::npos) << out;
+  EXPECT_NE(out.find("runs: 30  warmup: 2  concurrency: 1"), std::string::npos) << out;
+  EXPECT_NE(out.find("throughput: "), std::string::npos) << out;
+  EXPECT_NE(out.find("(30 runs in "), std::string::npos) << out;
+}
+
+TEST(CliBench, ConcurrencyRunsTheTotalAcrossThreads) {
+  for (const char* mode : {"sink", "host"}) {
+    int code = -1;
+    const std::string out =
+        Bench(kModels + "small_cnn.onnx --runs 40 --warmup 1 --concurrency 4 --mode " + std::string(mode), &code);
+    EXPECT_EQ(code, 0) << out;
+    EXPECT_NE(out.find("runs: 40  warmup: 1  concurrency: 4"), std::string::npos) << out;
+    EXPECT_NE(out.find("on 4 threads"), std::string::npos) << out;
+  }
+}
+
+TEST(CliBench, DurationRunsForAboutThatLong) {
+  int code = -1;
+  const std::string out = Bench(kModels + "mlp.onnx --duration 0.3 --warmup 1 --concurrency 2", &code);
+  EXPECT_EQ(code, 0) << out;
+  auto at = out.find(" runs in ");
+  ASSERT_NE(at, std::string::npos) << out;
+  const double secs = std::stod(out.substr(at + 9));
+  EXPECT_GE(secs, 0.29) << out;
+  EXPECT_LT(secs, 5.0) << out;
+}
+
+TEST(CliBench, ProgressBarOnRequest) {
+  int code = -1;
+  const std::string out = Bench(kModels + "mlp.onnx --duration 0.5 --warmup 0 --progress", &code);
+  EXPECT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("100%"), std::string::npos) << out;
+  EXPECT_NE(out.find("[####"), std::string::npos) << out;
+}
+
+TEST(CliBench, FlagErrorsAreClear) {
+  int code = 0;
+  std::string out = Bench(kModels + "mlp.onnx --runs 5 --duration 1", &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("excludes"), std::string::npos) << out;
+  code = 0;
+  out = Bench(kModels + "mlp.onnx --concurrency 0", &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("--concurrency"), std::string::npos) << out;
+  code = 0;
+  out = Bench(kModels + "mlp.onnx --duration -1", &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("--duration"), std::string::npos) << out;
+  code = 0;
+  out = Bench(kModels + "mlp.onnx --no-such-flag", &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("--no-such-flag"), std::string::npos) << out;
+  code = 0;
+  out = Bench("/nonexistent/model.onnx --runs 1", &code);
+  EXPECT_NE(code, 0);
+  EXPECT_NE(out.find("/nonexistent/model.onnx"), std::string::npos) << out;
+}
+
 }  // namespace

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "base/log.h"
+#include "base/trace.h"
 #include "compiler/passes/attention_fusion.h"
 #include "compiler/passes/common_subexpression_elimination.h"
 #include "compiler/passes/conv_activation_fusion.h"
@@ -71,6 +72,7 @@ Status PassManager::Run(Graph* g, OptimizeStats* stats) const {
   local.nodes_before = g->num_nodes();
   StaticInferenceOptions inference;
   auto infer = [&]() -> Status {
+    trace::Step step("static inference");
     GE_RETURN_IF_ERROR(RunStaticInference(g, inference, &local.inference));
     local.folded += local.inference.folded;
     local.shapes_folded += local.inference.shapes_folded;
@@ -81,7 +83,11 @@ Status PassManager::Run(Graph* g, OptimizeStats* stats) const {
     bool any = false;
     for (const auto& pass : passes_) {
       bool changed = false;
-      Status st = pass->Run(g, &changed);
+      Status st;
+      {
+        trace::Step step(pass->name());
+        st = pass->Run(g, &changed);
+      }
       if (!st.ok()) return st.Prepend(fmt::format("{} pass: ", pass->name()));
       if (changed) local.rounds_changed[pass->name()]++;
       any |= changed;
