@@ -48,9 +48,9 @@ class HostTensor {
   DataType dtype() const { return desc_.dtype; }
   const Shape& shape() const { return desc_.shape; }
   int64_t NumElements() const { return desc_.shape.GetShapeSize(); }
-  size_t NumBytes() const { return bytes_ ? bytes_->size() : 0; }
-  const void* data() const { return bytes_ ? bytes_->data() : nullptr; }
-  void* mutable_data() { return bytes_ ? bytes_->data() : nullptr; }
+  size_t NumBytes() const { return bytes_ ? size_ : 0; }
+  const void* data() const { return bytes_.get(); }
+  void* mutable_data() { return bytes_.get(); }
   template <typename T>
   const T* data_as() const {
     return static_cast<const T*>(data());
@@ -64,6 +64,15 @@ class HostTensor {
   void ReleaseBytes() { bytes_.reset(); }
   // A tensor whose bytes were released (ReleaseBytes) before it was made: only the desc (an
   // offline model's constants that no node reads).
+  // A tensor over `size` bytes at `data` that `owner` keeps alive (e.g. a memory-mapped model
+  // file); size must be the desc's byte size. Copies share the bytes, as always.
+  static HostTensor Aliasing(TensorDesc desc, std::shared_ptr<void> owner, void* data, size_t size) {
+    HostTensor t;
+    t.desc_ = std::move(desc);
+    t.bytes_ = std::shared_ptr<uint8_t>(std::move(owner), static_cast<uint8_t*>(data));
+    t.size_ = size;
+    return t;
+  }
   static HostTensor WithoutBytes(TensorDesc desc) {
     HostTensor t;
     t.desc_ = std::move(desc);
@@ -83,7 +92,8 @@ class HostTensor {
   // Bytes copied from src (the first src_size of them; the rest zero).
   HostTensor(DataType dtype, Shape shape, const void* src, size_t src_size);
   TensorDesc desc_;
-  std::shared_ptr<std::vector<uint8_t>> bytes_;
+  std::shared_ptr<uint8_t> bytes_;  // aliasing its owner (a vector, or a mapped file)
+  size_t size_ = 0;
 };
 
 }  // namespace ge

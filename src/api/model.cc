@@ -154,8 +154,8 @@ Status Model::LoadOffline(const std::string& path, const ModelOptions& options, 
   return LoadOfflineCompiled(std::move(compiled), info, path, options, out);
 }
 
-Status Model::LoadOfflineCompiled(std::unique_ptr<CompiledGraph> compiled, const GemInfo& info,
-                                  const std::string& path, const ModelOptions& options, std::unique_ptr<Model>* out) {
+Status Model::LoadOfflineCompiled(std::unique_ptr<CompiledGraph> compiled, const GemInfo& info, const std::string& path,
+                                  const ModelOptions& options, std::unique_ptr<Model>* out) {
   if (options.mode != "auto" && options.mode != info.options.mode)
     return InvalidArgument("{}: compiled offline with mode {}; the mode is chosen by `ge compile`, not at load ({})",
                            path, info.options.mode, options.mode);
@@ -172,6 +172,7 @@ Status Model::LoadOfflineCompiled(std::unique_ptr<CompiledGraph> compiled, const
   m->options_.input_shapes = info.options.input_shapes;
   m->source_ = path;
   m->offline_ = true;
+  DetachFromFile(m->compiled_graph_.get(), info);
   Status st = m->LoadCompiled();
   if (!st.ok()) return st.Prepend(path + ": ");
   *out = std::move(m);

@@ -410,6 +410,7 @@ HostTensor ReadTensorInline(Reader& r, const char* what) {
 }
 
 struct WeightSection {
+  std::shared_ptr<void> owner;  // the mapped file: weights alias it instead of being copied
   const uint8_t* base = nullptr;
   uint64_t size = 0;
   std::vector<std::pair<uint64_t, uint64_t>> blobs;  // offset, bytes
@@ -429,7 +430,8 @@ HostTensor WeightTensor(Reader& r, WeightSection& ws, const TensorDesc& d, uint3
   }
   for (const HostTensor& t : ws.made[blob])
     if (t.dtype() == d.dtype && t.shape() == d.shape) return t;
-  HostTensor t = HostTensor::FromBytes(d.dtype, d.shape, ws.base + offset, size);
+  HostTensor t = ws.owner ? HostTensor::Aliasing(d, ws.owner, const_cast<uint8_t*>(ws.base + offset), size)
+                          : HostTensor::FromBytes(d.dtype, d.shape, ws.base + offset, size);
   ws.made[blob].push_back(t);
   return t;
 }
@@ -969,7 +971,7 @@ Status SaveCompiledGraph(const CompiledGraph& compiled, const GemInfo& info, con
 namespace {
 
 Status Deserialize(const uint8_t* data, size_t size, const std::string& source, std::unique_ptr<CompiledGraph>* out,
-                   GemInfo* info_out) {
+                   GemInfo* info_out, std::shared_ptr<void> owner) {
   auto fail = [&](const std::string& what) { return InvalidArgument("{}: not a valid .gem model: {}", source, what); };
   if (size < kGemHeaderBytes || !HasGemMagic(data, size))
     return fail(size < kGemHeaderBytes ? fmt::format("{} bytes, shorter than the {}-byte header", size, kGemHeaderBytes)
@@ -1012,6 +1014,7 @@ Status Deserialize(const uint8_t* data, size_t size, const std::string& source, 
   info.core_num = r.U32();
   if (r.ok() && (info.core_num < 1 || info.core_num > 4096)) r.Fail(fmt::format("{} device cores", info.core_num));
   WeightSection ws;
+  ws.owner = std::move(owner);
   ws.base = data + weights_offset;
   ws.size = weights_bytes;
   const uint32_t nb = r.Count(16, "weights");
@@ -1108,9 +1111,9 @@ Status Deserialize(const uint8_t* data, size_t size, const std::string& source, 
 // Exceptions (an allocation a forged shape makes too large; a kernel library refusing a tiling)
 // become errors naming the file.
 Status DeserializeCompiledGraph(const uint8_t* data, size_t size, const std::string& source,
-                                std::unique_ptr<CompiledGraph>* out, GemInfo* info_out) {
+                                std::unique_ptr<CompiledGraph>* out, GemInfo* info_out, std::shared_ptr<void> owner) {
   try {
-    return Deserialize(data, size, source, out, info_out);
+    return Deserialize(data, size, source, out, info_out, std::move(owner));
   } catch (const std::bad_alloc&) {
     return Error(Status::kOutOfMemory, "{}: not a valid .gem model: out of host memory while loading it", source);
   } catch (const std::exception& e) {
@@ -1132,13 +1135,67 @@ Status LoadCompiledGraph(const std::string& path, std::unique_ptr<CompiledGraph>
     ::close(fd);
     return DeserializeCompiledGraph(nullptr, 0, path, out, info);
   }
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  // Private and writable: a kernel never sees the file change under it through its own writes.
+  void* map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
   ::close(fd);
   if (map == MAP_FAILED) return InvalidArgument("{}: cannot map {} bytes: {}", path, size, std::strerror(errno));
   ::madvise(map, size, MADV_SEQUENTIAL);
-  Status result = DeserializeCompiledGraph(static_cast<const uint8_t*>(map), size, path, out, info);
-  ::munmap(map, size);
-  return result;
+  std::shared_ptr<void> owner(map, [size](void* p) { ::munmap(p, size); });
+  if (info) {
+    info->mapped_begin = reinterpret_cast<uintptr_t>(map);
+    info->mapped_end = info->mapped_begin + size;
+  }
+  return DeserializeCompiledGraph(static_cast<const uint8_t*>(map), size, path, out, info, std::move(owner));
+}
+
+namespace {
+
+void DetachGraph(Graph* g, uintptr_t begin, uintptr_t end, std::unordered_map<const void*, HostTensor>* copies) {
+  for (size_t v = 0; v < g->num_values(); ++v) {
+    auto& c = g->value(static_cast<ValueId>(v)).constant;
+    if (c) {
+      const auto at = reinterpret_cast<uintptr_t>(c->data());
+      if (c->data() != nullptr && at >= begin && at < end) {
+        auto it = copies->find(c->data());
+        if (it == copies->end() || !(it->second.shape() == c->shape()) || it->second.dtype() != c->dtype())
+          it =
+              copies
+                  ->insert_or_assign(c->data(), HostTensor::FromBytes(c->dtype(), c->shape(), c->data(), c->NumBytes()))
+                  .first;
+        *c = it->second;
+      }
+    }
+  }
+  for (size_t n = 0; n < g->num_nodes(); ++n)
+    for (auto& [key, attr] : g->node(static_cast<NodeId>(n)).attrs) {
+      if (auto* sub = std::get_if<std::shared_ptr<Graph>>(&attr); sub && *sub)
+        DetachGraph(sub->get(), begin, end, copies);
+      if (auto* subs = std::get_if<std::vector<std::shared_ptr<Graph>>>(&attr))
+        for (auto& sg : *subs)
+          if (sg) DetachGraph(sg.get(), begin, end, copies);
+    }
+}
+
+}  // namespace
+
+void DetachFromFile(CompiledGraph* compiled, const GemInfo& info) {
+  if (info.mapped_begin == info.mapped_end) return;
+  std::unordered_map<const void*, HostTensor> copies;
+  std::vector<Graph*> seen;
+  for (CompiledSegment& s : compiled->segments) {
+    if (s.sink || !s.graph || std::find(seen.begin(), seen.end(), s.graph.get()) != seen.end()) continue;
+    seen.push_back(s.graph.get());
+    DetachGraph(s.graph.get(), info.mapped_begin, info.mapped_end, &copies);
+  }
+  // The compiled graph's references to those constants share the copies; the rest (read by sink
+  // segments only) keep aliasing the file until the sink executors have them on the device.
+  Graph& g = *compiled->graph;
+  for (size_t v = 0; v < g.num_values(); ++v) {
+    auto& c = g.value(static_cast<ValueId>(v)).constant;
+    if (!c || c->data() == nullptr) continue;
+    auto it = copies.find(c->data());
+    if (it != copies.end() && it->second.shape() == c->shape() && it->second.dtype() == c->dtype()) *c = it->second;
+  }
 }
 
 }  // namespace ge

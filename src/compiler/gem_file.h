@@ -47,6 +47,8 @@ struct GemInfo {
   CompileOptions options;
   uint32_t core_num = 1;  // the device cores the tiling was computed for
   uint64_t meta_bytes = 0, weights_bytes = 0;
+  // LoadCompiledGraph: the file's mapping, which the constants alias until DetachFromFile.
+  uintptr_t mapped_begin = 0, mapped_end = 0;
 };
 
 // True when `data` starts with the .gem magic (enough to choose the loader).
@@ -58,10 +60,18 @@ bool IsGemFile(const std::string& path);
 Status SerializeCompiledGraph(const CompiledGraph& compiled, const GemInfo& info, std::vector<uint8_t>* out);
 Status SaveCompiledGraph(const CompiledGraph& compiled, const GemInfo& info, const std::string& path);
 
-// `source` names the file in errors. Fails with a message naming what is wrong and where.
+// `source` names the file in errors. Fails with a message naming what is wrong and where. With
+// `owner` (what keeps `data` alive), constants alias `data` instead of copying it.
 Status DeserializeCompiledGraph(const uint8_t* data, size_t size, const std::string& source,
-                                std::unique_ptr<CompiledGraph>* out, GemInfo* info);
+                                std::unique_ptr<CompiledGraph>* out, GemInfo* info, std::shared_ptr<void> owner = {});
+// Maps the file: the constants alias the mapping (sink segments copy their weights from it to the
+// device once, nothing in between). Call DetachFromFile before loading the executors.
 Status LoadCompiledGraph(const std::string& path, std::unique_ptr<CompiledGraph>* out, GemInfo* info);
+// Copies the constants host segments read into memory of their own (the sink segments' stay
+// aliased: their executors copy them to the device and release them), so the mapping goes once
+// the executors are loaded and a later change to the file, or its truncation, cannot reach a
+// running model.
+void DetachFromFile(CompiledGraph* compiled, const GemInfo& info);
 
 // The checksum stored at header offset 56: a 64-bit hash of bytes [0, 56) and [64, size).
 uint64_t GemChecksum(const uint8_t* data, size_t size);

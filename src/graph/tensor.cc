@@ -46,10 +46,12 @@ HostTensor::HostTensor(DataType dtype, Shape shape, const void* src, size_t src_
     ReleaseHostMemory(static_cast<int64_t>(bytes));
     throw;
   }
-  bytes_ = std::shared_ptr<std::vector<uint8_t>>(v, [bytes](std::vector<uint8_t>* p) {
+  std::shared_ptr<std::vector<uint8_t>> owner(v, [bytes](std::vector<uint8_t>* p) {
     ReleaseHostMemory(static_cast<int64_t>(bytes));
     delete p;
   });
+  bytes_ = std::shared_ptr<uint8_t>(owner, v->data());
+  size_ = v->size();
 }
 
 HostTensor HostTensor::FromBytes(DataType dtype, Shape shape, const void* data, size_t size) {

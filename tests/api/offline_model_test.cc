@@ -261,6 +261,27 @@ TEST(OfflineModel, WrongVersionTruncatedAndForeignFilesAreRefused) {
   }
 }
 
+// Weights are read from the mapped file while loading; a loaded model no longer depends on it.
+TEST(OfflineModel, ALoadedModelSurvivesItsFileBeingTruncated) {
+  for (const char* mode : {"sink", "host"}) {
+    const std::string gem = TempPath(std::string("conv_bn_res_trunc_") + mode + ".gem");
+    ModelOptions opt;
+    opt.mode = mode;
+    ASSERT_TRUE(Model::CompileToFile(kModels + "conv_bn_res.onnx", opt, gem).ok());
+    std::unique_ptr<Model> m, online;
+    ASSERT_TRUE(Model::Load(gem, {}, &m).ok());
+    ASSERT_TRUE(Model::Load(kModels + "conv_bn_res.onnx", opt, &online).ok());
+    std::filesystem::resize_file(gem, 0);
+    const HostTensor in = Input("conv_bn_res");
+    std::vector<HostTensor> a = RunModel(*online, in), b = RunModel(*m, in);
+    ASSERT_EQ(a.size(), 1u);
+    ASSERT_EQ(b.size(), 1u);
+    ASSERT_EQ(a[0].NumBytes(), b[0].NumBytes());
+    EXPECT_EQ(std::memcmp(a[0].data(), b[0].data(), a[0].NumBytes()), 0) << mode;
+    std::filesystem::remove(gem);
+  }
+}
+
 TEST(OfflineModel, LoadOptionsMayNotContradictTheFile) {
   const std::string gem = TempPath("small_cnn_opts.gem");
   ModelOptions sink;
