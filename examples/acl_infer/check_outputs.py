@@ -2,7 +2,10 @@
 """Runs acl_infer on a bundled model with its bundled input and compares the outputs it writes
 with PyTorch's outputs (models/<name>_output.npy, written by models/make_models.py).
 
-    check_outputs.py ACL_INFER MODELS_DIR NAME WORK_DIR
+    check_outputs.py ACL_INFER MODELS_DIR NAME WORK_DIR [GE]
+
+With GE (the `ge` tool), the model is first compiled offline (`ge compile NAME.onnx -o NAME.gem`)
+and acl_infer loads the .gem, as a deployed application would.
 """
 import os
 import subprocess
@@ -18,8 +21,17 @@ def main():
     want = np.load(os.path.join(models, name + "_output.npy"))
     inp = os.path.join(work, name + "_input.bin")
     np.ascontiguousarray(x).astype(x.dtype.newbyteorder("<")).tofile(inp)
+    model = os.path.join(models, name + ".onnx")
     prefix = os.path.join(work, name + "_output")
-    res = subprocess.run([acl_infer, os.path.join(models, name + ".onnx"), inp, "-o", prefix],
+    if len(sys.argv) > 5:
+        gem = os.path.join(work, name + ".gem")
+        c = subprocess.run([sys.argv[5], "compile", model, "-o", gem], capture_output=True, text=True)
+        if c.returncode != 0:
+            print(f"FAIL: ge compile exited with {c.returncode}: {c.stdout}{c.stderr}")
+            return 1
+        model = gem
+        prefix = os.path.join(work, name + "_gem_output")
+    res = subprocess.run([acl_infer, model, inp, "-o", prefix],
                          capture_output=True, text=True)
     sys.stdout.write(res.stdout)
     sys.stderr.write(res.stderr)

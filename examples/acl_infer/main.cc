@@ -3,7 +3,7 @@
 // describe it, allocate device buffers, copy inputs in, execute, copy outputs out, unload,
 // finalize.
 //
-//   acl_infer MODEL [INPUT.bin ...] [-o OUTPUT_PREFIX]
+//   acl_infer MODEL [INPUT.bin ...] [-o OUTPUT_PREFIX]     (MODEL: a .gem from `ge compile`, or an .onnx)
 //
 // Each INPUT.bin holds one input's raw bytes (exactly its size); without them every input is
 // filled with a fixed pattern. Prints each output's name, dims and a checksum (sum and sum of
