@@ -2,24 +2,18 @@
 // tables, GFLOP/s next to the median. Runs the built `ge` binary; no timing is asserted.
 #include <gtest/gtest.h>
 
+#include "cli_util.h"
+
 #include <cstdio>
 #include <string>
 
 namespace {
 
-const std::string kGe = std::string(GE_BINARY_DIR) + "/bin/ge";
-const std::string kModels = std::string(GE_SOURCE_DIR) + "/models/";
+using ge::testing::kGe;
+using ge::testing::kModels;
 
 // Runs `ge bench <args>`; returns its output, *code its exit status.
-std::string Bench(const std::string& args, int* code) {
-  std::string out;
-  FILE* p = popen((kGe + " bench " + args + " 2>&1").c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[512];
-  while (fgets(buf, sizeof(buf), p)) out += buf;
-  *code = pclose(p);
-  return out;
-}
+std::string Bench(const std::string& args, int* code) { return ge::testing::Shell(kGe + " bench " + args, code); }
 
 TEST(CliBench, InputFromNpyFile) {
   int code = -1;

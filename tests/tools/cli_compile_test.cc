@@ -3,6 +3,8 @@
 // naming the file.
 #include <gtest/gtest.h>
 
+#include "cli_util.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,19 +16,10 @@
 
 namespace {
 
-const std::string kGe = std::string(GE_BINARY_DIR) + "/bin/ge";
-const std::string kModels = std::string(GE_SOURCE_DIR) + "/models/";
+using ge::testing::Shell;
 
-std::string Shell(const std::string& cmd, int* code) {
-  std::string out;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[512];
-  while (fgets(buf, sizeof(buf), p)) out += buf;
-  const int st = pclose(p);
-  *code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return out;
-}
+using ge::testing::kGe;
+using ge::testing::kModels;
 
 std::string Temp(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("ge_cli_compile_" + std::to_string(::getpid()) + "_" + name))

@@ -3,6 +3,8 @@
 // scripts/make_test_models.py with /usr/bin/python3's onnx).
 #include <gtest/gtest.h>
 
+#include "cli_util.h"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -13,19 +15,11 @@
 
 namespace {
 
-const std::string kGe = std::string(GE_BINARY_DIR) + "/bin/ge";
-const std::string kModels = std::string(GE_SOURCE_DIR) + "/models/";
+using ge::testing::kGe;
+using ge::testing::kModels;
 const std::string kScripts = std::string(GE_SOURCE_DIR) + "/tests/tools/scripts/";
 
-std::string Sh(const std::string& cmd, int* code) {
-  std::string out;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[512];
-  while (fgets(buf, sizeof(buf), p)) out += buf;
-  *code = pclose(p);
-  return out;
-}
+std::string Sh(const std::string& cmd, int* code) { return ge::testing::Shell(cmd, code); }
 
 std::string Read(const std::string& path) {
   std::ifstream f(path);

@@ -3,23 +3,19 @@
 // whose byte size overflows is an error. Runs the built `ge` binary.
 #include <gtest/gtest.h>
 
+#include "cli_util.h"
+
 #include <cstdio>
 #include <string>
 
 namespace {
 
-const std::string kGe = std::string(GE_BINARY_DIR) + "/bin/ge";
+using ge::testing::kGe;
 const std::string kMlp = std::string(GE_SOURCE_DIR) + "/models/mlp.onnx";
 
 // Runs `ge run mlp.onnx <args>`; returns its output, *code its exit status.
 std::string RunGe(const std::string& args, int* code) {
-  std::string out;
-  FILE* p = popen((kGe + " run " + kMlp + " " + args + " 2>&1").c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[512];
-  while (fgets(buf, sizeof(buf), p)) out += buf;
-  *code = pclose(p);
-  return out;
+  return ge::testing::Shell(kGe + " run " + kMlp + " " + args, code);
 }
 
 TEST(CliInputShape, RejectsWhatIsNotADimension) {
@@ -37,7 +33,8 @@ TEST(CliInputShape, RejectsUnknownNames) {
   int code = 0;
   const std::string out = RunGe("--input-shape nope=4,64", &code);
   EXPECT_NE(code, 0);
-  EXPECT_NE(out.find("input shape given for 'nope': the model has no such input (inputs: input)"), std::string::npos) << out;
+  EXPECT_NE(out.find("input shape given for 'nope': the model has no such input (inputs: input)"), std::string::npos)
+      << out;
 }
 
 TEST(CliInputShape, RejectsAnOverflowingShape) {

@@ -4,6 +4,8 @@
 // truncated, corrupt and mismatched files.
 #include <gtest/gtest.h>
 
+#include "cli_util.h"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -12,15 +14,7 @@
 
 namespace {
 
-std::string Sh(const std::string& cmd, int* code) {
-  std::string out;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[512];
-  while (fgets(buf, sizeof(buf), p)) out += buf;
-  *code = pclose(p);
-  return out;
-}
+std::string Sh(const std::string& cmd, int* code) { return ge::testing::Shell(cmd, code); }
 
 TEST(CliNpz, AgainstNumpy) {
   const std::string scripts = std::string(GE_SOURCE_DIR) + "/tests/tools/scripts/";

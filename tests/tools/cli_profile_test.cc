@@ -4,6 +4,8 @@
 // scripts/check_trace.py for the exact rules). Runs the built `ge` binary.
 #include <gtest/gtest.h>
 
+#include "cli_util.h"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -11,19 +13,11 @@
 
 namespace {
 
-const std::string kGe = std::string(GE_BINARY_DIR) + "/bin/ge";
-const std::string kModels = std::string(GE_SOURCE_DIR) + "/models/";
+using ge::testing::kGe;
+using ge::testing::kModels;
 const std::string kCheck = "/usr/bin/python3 " + std::string(GE_SOURCE_DIR) + "/tests/tools/scripts/check_trace.py ";
 
-std::string Sh(const std::string& cmd, int* code) {
-  std::string out;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[512];
-  while (fgets(buf, sizeof(buf), p)) out += buf;
-  *code = pclose(p);
-  return out;
-}
+std::string Sh(const std::string& cmd, int* code) { return ge::testing::Shell(cmd, code); }
 
 std::string TempPath(const std::string& name) {
   return std::string(GE_BINARY_DIR) + "/tools_test_" + std::to_string(getpid()) + "_" + name;

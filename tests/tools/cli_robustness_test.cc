@@ -2,6 +2,8 @@
 // line) instead of hanging; --output to a full device (/dev/full) is an error, not exit 0.
 #include <gtest/gtest.h>
 
+#include "cli_util.h"
+
 #include <sys/wait.h>
 
 #include <chrono>
@@ -13,19 +15,10 @@
 
 namespace {
 
-const std::string kGe = std::string(GE_BINARY_DIR) + "/bin/ge";
-const std::string kMlp = std::string(GE_SOURCE_DIR) + "/models/mlp.onnx";
+using ge::testing::Shell;
 
-std::string Shell(const std::string& cmd, int* code) {
-  std::string out;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[512];
-  while (fgets(buf, sizeof(buf), p)) out += buf;
-  int st = pclose(p);
-  *code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return out;
-}
+using ge::testing::kGe;
+const std::string kMlp = std::string(GE_SOURCE_DIR) + "/models/mlp.onnx";
 
 void ValueInfo(onnx::ValueInfoProto* v, const std::string& name, int elem, std::vector<int64_t> dims) {
   v->set_name(name);
