@@ -24,17 +24,29 @@ while [ $# -gt 0 ]; do
     *) echo "fuzz.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-HARNESSES=(onnx_model npy aclnn)
+HARNESSES=(onnx_model npy aclnn gem)
 [ -n "$ONLY" ] && HARNESSES=("$ONLY")
 
 if [ "$RUN_ONLY" = 0 ]; then
   bash scripts/configure-san.sh "$BUILD"
-  ninja -C "$BUILD" -j"$JOBS" $(printf '%s_fuzzer ' "${HARNESSES[@]}")
+  ninja -C "$BUILD" -j"$JOBS" ge_cli $(printf '%s_fuzzer ' "${HARNESSES[@]}")
 fi
 
 SEEDS="$BUILD/fuzz-seeds"
 if [ ! -f "$SEEDS/.done" ]; then
   /usr/bin/python3 fuzz/make_seeds.py "$SEEDS" && touch "$SEEDS/.done"
+fi
+# .gem seeds: the bundled models compiled by this build's `ge compile`, in sink and host mode.
+if [ ! -f "$SEEDS/.gem_done" ] && [ -x "$BUILD/bin/ge" ]; then
+  mkdir -p "$SEEDS/gem" "$SEEDS-small/gem"
+  for onnx in models/*.onnx; do
+    m=$(basename "$onnx" .onnx)
+    for mode in sink host; do
+      GE_LOG_LEVEL=off "$BUILD/bin/ge" compile "$onnx" -o "$SEEDS/gem/${m}_$mode.gem" --mode "$mode" >/dev/null 2>&1 || true
+    done
+  done
+  cp "$SEEDS"/gem/small_cnn_*.gem "$SEEDS"/gem/mlp_host.gem "$SEEDS-small/gem/" 2>/dev/null || true
+  touch "$SEEDS/.gem_done"
 fi
 SEED_ARG=""
 if [ "$RUN_ONLY" = 1 ]; then  # CTest's smoke: the seed sample, a fixed random seed (repeatable)
