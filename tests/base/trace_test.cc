@@ -26,7 +26,8 @@ TEST(Trace, OffRecordsNothing) {
   std::string error;
   ASSERT_TRUE(trace::StopAndWrite(path, &error)) << error;
   int x_events = 0;
-  for (const auto& e : Load(path)["traceEvents"]) x_events += e["ph"] == "X";
+  const auto doc = Load(path);  // a range-for over a temporary's member would outlive it
+  for (const auto& e : doc["traceEvents"]) x_events += e["ph"] == "X";
   EXPECT_EQ(x_events, 0);
 }
 
