@@ -12,6 +12,7 @@
 #include "executor/sink_executor.h"
 #include "graph/graph_text.h"
 #include "parser/onnx/onnx_parser.h"
+#include "parser/tf/tf_parser.h"
 #include "register/custom_op_loader.h"
 #include "runtime/device_init.h"
 
@@ -20,6 +21,12 @@ namespace ge {
 Model::~Model() = default;
 
 namespace {
+
+// A model file by its content: a TensorFlow GraphDef (binary or text) or an ONNX model.
+Status LoadModelFile(const std::string& path, std::shared_ptr<Graph>* graph) {
+  if (IsTensorFlowFile(path)) return LoadTensorFlowModel(path, graph);
+  return LoadOnnxModel(path, graph);
+}
 
 // No exception leaves the API: allocation failures (a huge tensor) and internal errors become a
 // Status.
@@ -129,7 +136,7 @@ Status Model::Load(const std::string& path, const ModelOptions& options, std::un
     std::shared_ptr<Graph> graph;
     {
       trace::Step step("parse");
-      GE_RETURN_IF_ERROR(LoadOnnxModel(path, &graph));
+      GE_RETURN_IF_ERROR(LoadModelFile(path, &graph));
     }
     std::unique_ptr<Model> m(new Model());
     m->graph_ = std::move(graph);
@@ -186,7 +193,7 @@ Status Model::CompileToFile(const std::string& model_path, const ModelOptions& o
     if (options.prefer_fallback)
       return InvalidArgument("{}: an offline model never takes the fallback path (prefer_fallback)", model_path);
     std::shared_ptr<Graph> graph;
-    GE_RETURN_IF_ERROR(LoadOnnxModel(model_path, &graph));
+    GE_RETURN_IF_ERROR(LoadModelFile(model_path, &graph));
     CompileOptions copt = ToCompileOptions(options);
     copt.offline = true;
     std::unique_ptr<CompiledGraph> compiled;
@@ -214,7 +221,10 @@ Status Model::LoadFromMemory(const void* data, size_t size, const ModelOptions& 
       return LoadOfflineCompiled(std::move(compiled), info, name, options, out);
     }
     std::shared_ptr<Graph> graph;
-    Status st = LoadOnnxModelFromBytes(std::string(static_cast<const char*>(data), size), "", &graph);
+    std::string bytes(static_cast<const char*>(data), size);
+    Status st = LooksLikeTensorFlowGraph(bytes.substr(0, 256))
+                    ? LoadTensorFlowModelFromBytes(bytes, static_cast<uint8_t>(bytes[0]) != 0x0a, &graph)
+                    : LoadOnnxModelFromBytes(bytes, "", &graph);
     if (!st.ok()) return st.Prepend(name + ": ");
     std::unique_ptr<Model> m(new Model());
     m->graph_ = std::move(graph);
