@@ -336,6 +336,13 @@ class Converter {
     return Status::Ok();
   }
 
+  // r as int64 (shape-like operands of ONNX ops).
+  ValueId I64(TRef& r) {
+    if (r.c && IsIntegral(r.c->dtype())) return C(IntTensor(DT_INT64, r.c->shape().GetDims(), r.c->ToInt64Vector()));
+    if (r.dt == DT_INT64) return V(r);
+    return Emit1("Cast", {V(r)}, {{"to", int64_t{ToOnnxDataType(DT_INT64)}}});
+  }
+
   ValueId Transpose(ValueId x, std::vector<int64_t> perm) { return Emit1("Transpose", {x}, {{"perm", perm}}); }
 
   // perm from channels-last to channels-first and back, for rank r.
@@ -805,9 +812,47 @@ Status Converter::Convert(const tf::NodeDef& n) {
   }
   if (op == "Reshape") {
     GE_RETURN_IF_ERROR(need(2));
+    if (!in[1]->c) {  // a shape computed at run time
+      int r = -1;
+      SetOut1(Emit("Reshape", {V(*in[0]), I64(*in[1])}, {}, 1, true)[0], r, in[0]->dt);
+      return Status::Ok();
+    }
     std::vector<int64_t> shape;
     GE_RETURN_IF_ERROR(Ints(in[1], "shape", &shape));
     SetOut1(Emit("Reshape", {V(*in[0]), C(I64Vec(shape))}, {}, 1, true)[0], static_cast<int>(shape.size()), in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "SoftmaxCrossEntropyWithLogits") {
+    GE_RETURN_IF_ERROR(need(2));
+    ValueId logits = V(*in[0]), labels = V(*in[1]);
+    ValueId ls = Emit1("LogSoftmax", {logits}, {{"axis", int64_t{-1}}});
+    ValueId prod = Emit1("Mul", {labels, ls});
+    ValueId loss = g_->AddValue(cur_), grad = g_->AddValue(cur_ + ":1");
+    g_->AddNode(cur_, "ReduceSum", {Emit1("Neg", {prod}), C(I64Vec({-1}))}, {loss}, {{"keepdims", int64_t{0}}});
+    g_->AddNode(cur_ + "/_ge_grad", "Sub", {Emit1("Softmax", {logits}, {{"axis", int64_t{-1}}}), labels}, {grad});
+    TRef a, b;
+    a.v = loss;
+    a.rank = in[0]->rank < 0 ? -1 : in[0]->rank - 1;
+    b.v = grad;
+    b.rank = in[0]->rank;
+    a.dt = b.dt = in[0]->dt;
+    SetOut({a, b});
+    return Status::Ok();
+  }
+  if (op == "InvertPermutation") {  // y[x[i]] = i
+    GE_RETURN_IF_ERROR(need(1));
+    DataType dt = in[0]->dt == DT_UNDEFINED ? DT_INT32 : in[0]->dt;
+    ValueId x = V(*in[0]);
+    ValueId n = Emit1("Cast", {Emit1("Size", {x})}, {{"to", int64_t{ToOnnxDataType(dt)}}});
+    ValueId r = Emit1("Range", {C(ScalarOf(dt, 0)), n, C(ScalarOf(dt, 1))});
+    SetOut1(Emit("ScatterElements", {r, x, r}, {{"axis", int64_t{0}}}, 1, true)[0], 1, dt);
+    return Status::Ok();
+  }
+  if (op == "ParallelConcat") {
+    GE_RETURN_IF_ERROR(need(1));
+    std::vector<ValueId> xs;
+    for (auto* x : in) xs.push_back(V(*x));
+    SetOut1(Emit("Concat", xs, {{"axis", int64_t{0}}}, 1, true)[0], in[0]->rank, in[0]->dt);
     return Status::Ok();
   }
   if (op == "Transpose") {
@@ -1019,6 +1064,14 @@ Status Converter::Convert(const tf::NodeDef& n) {
   }
   if (op == "Slice") {
     GE_RETURN_IF_ERROR(need(3));
+    if (!in[1]->c || !in[2]->c) {  // begin/size computed at run time: end = size < 0 ? max : begin + size
+      ValueId b = I64(*in[1]), sz = I64(*in[2]);
+      ValueId neg = Emit1("Less", {sz, C(IntTensor(DT_INT64, {}, {0}))});
+      ValueId e = Emit1(
+          "Where", {neg, C(IntTensor(DT_INT64, {}, {std::numeric_limits<int64_t>::max()})), Emit1("Add", {b, sz})});
+      SetOut1(Emit("Slice", {V(*in[0]), b, e}, {}, 1, true)[0], in[0]->rank, in[0]->dt);
+      return Status::Ok();
+    }
     std::vector<int64_t> b, sz;
     GE_RETURN_IF_ERROR(Ints(in[1], "begin", &b));
     GE_RETURN_IF_ERROR(Ints(in[2], "size", &sz));
