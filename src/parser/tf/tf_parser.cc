@@ -165,6 +165,7 @@ struct TRef {
   std::optional<HostTensor> c;
   int rank = -1;
   DataType dt = DT_UNDEFINED;
+  std::optional<std::vector<int64_t>> dims;  // static shape, when known (placeholders)
 };
 
 bool IsIntegral(DataType dt) { return dt == DT_INT32 || dt == DT_INT64; }
@@ -477,10 +478,81 @@ Status Converter::FoldOrEmit(const tf::NodeDef& n, std::vector<TRef*>& in, bool*
     *done = true;
     return Status::Ok();
   }
+  if (op == "Shape" && in.size() == 1 && in[0]->dims) {
+    DataType dt = AttrT(n, "out_type");
+    SetConst(
+        IntTensor(dt == DT_INT64 ? DT_INT64 : DT_INT32, {static_cast<int64_t>(in[0]->dims->size())}, *in[0]->dims));
+    *done = true;
+    return Status::Ok();
+  }
   for (auto* i : in)
-    if (!i->c || !IsIntegral(i->c->dtype())) return Status::Ok();
+    if (!i->c || !(IsIntegral(i->c->dtype()) || i->c->dtype() == DT_BOOL)) return Status::Ok();
   std::vector<std::vector<int64_t>> v;
-  for (auto* i : in) v.push_back(i->c->ToInt64Vector());
+  for (auto* i : in) {
+    if (i->c->dtype() == DT_BOOL) {
+      const uint8_t* b = i->c->data_as<uint8_t>();
+      v.emplace_back(b, b + i->c->NumElements());
+    } else {
+      v.push_back(i->c->ToInt64Vector());
+    }
+  }
+  static const std::set<std::string> kCompare = {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual"};
+  if (kCompare.count(op) && in.size() == 2 && (v[1].size() == 1 || v[0].size() == v[1].size()) &&
+      (v[0].size() >= v[1].size())) {
+    HostTensor t(DT_BOOL, in[0]->c->shape());
+    for (size_t i = 0; i < v[0].size(); ++i) {
+      int64_t x = v[0][i], y = v[1].size() == 1 ? v[1][0] : v[1][i];
+      bool r = op == "Less"           ? x < y
+               : op == "LessEqual"    ? x <= y
+               : op == "Greater"      ? x > y
+               : op == "GreaterEqual" ? x >= y
+               : op == "Equal"        ? x == y
+                                      : x != y;
+      t.mutable_data_as<uint8_t>()[i] = r;
+    }
+    SetConst(std::move(t));
+    *done = true;
+    return Status::Ok();
+  }
+  if ((op == "ListDiff" || op == "SetDiff1D") && in.size() == 2) {
+    std::set<int64_t> drop(v[1].begin(), v[1].end());
+    std::vector<int64_t> out, idx;
+    for (size_t i = 0; i < v[0].size(); ++i)
+      if (!drop.count(v[0][i])) {
+        out.push_back(v[0][i]);
+        idx.push_back(static_cast<int64_t>(i));
+      }
+    DataType it = AttrT(n, "out_idx");
+    TRef a, b;
+    a.c = IntTensor(in[0]->c->dtype(), {static_cast<int64_t>(out.size())}, out);
+    b.c = IntTensor(it == DT_INT64 ? DT_INT64 : DT_INT32, {static_cast<int64_t>(idx.size())}, idx);
+    a.rank = b.rank = 1;
+    a.dt = a.c->dtype();
+    b.dt = b.c->dtype();
+    SetOut({a, b});
+    *done = true;
+    return Status::Ok();
+  }
+  if ((op == "Gather" || op == "GatherV2") && in.size() >= 2 && in[0]->c->shape().GetDims().size() == 1 &&
+      (op == "Gather" || v[2] == std::vector<int64_t>{0} || v[2] == std::vector<int64_t>{-1})) {
+    std::vector<int64_t> out;
+    for (int64_t i : v[1]) {
+      if (i < 0 || i >= static_cast<int64_t>(v[0].size())) return InvalidArgument("gather index {} out of range", i);
+      out.push_back(v[0][i]);
+    }
+    SetConst(IntTensor(in[0]->c->dtype(), in[1]->c->shape().GetDims(), out));
+    *done = true;
+    return Status::Ok();
+  }
+  if ((op == "Prod" || op == "Sum") && in.size() == 2 && in[0]->c->shape().GetDims().size() == 1 &&
+      (v[1].empty() || v[1] == std::vector<int64_t>{0} || v[1] == std::vector<int64_t>{-1}) && !v[1].empty()) {
+    int64_t r = op == "Prod" ? 1 : 0;
+    for (int64_t x : v[0]) r = op == "Prod" ? r * x : r + x;
+    bool keep = AttrB(n, "keep_dims");
+    SetConst(IntTensor(in[0]->c->dtype(), keep ? std::vector<int64_t>{1} : std::vector<int64_t>{}, {r}));
+    *done = true;
+    return Status::Ok();
+  }
   auto shape0 = in.empty() ? std::vector<int64_t>{} : in[0]->c->shape().GetDims();
   DataType dt0 = in.empty() ? DT_INT32 : in[0]->c->dtype();
   static const std::set<std::string> kBinary = {"Add",      "AddV2",   "Sub",     "Mul",
@@ -631,6 +703,9 @@ Status Converter::Convert(const tf::NodeDef& n) {
     if (auto* a = Attr(n, "shape")) GE_RETURN_IF_ERROR(ShapeFromTf(a->shape(), &shape));
     ValueId v = g_->AddInput(n.name(), TensorDesc{dt, FORMAT_ND, shape});
     SetOut1(v, shape.IsUnknownRank() ? -1 : static_cast<int>(shape.GetDims().size()), dt);
+    auto dims = shape.GetDims();
+    if (!shape.IsUnknownRank() && std::all_of(dims.begin(), dims.end(), [](int64_t d) { return d >= 0; }))
+      outs_[cur_][0].dims = dims;
     return Status::Ok();
   }
   if (op == "Const") {
@@ -847,6 +922,81 @@ Status Converter::Convert(const tf::NodeDef& n) {
     ValueId r = Emit1("Range", {C(ScalarOf(dt, 0)), n, C(ScalarOf(dt, 1))});
     SetOut1(Emit("ScatterElements", {r, x, r}, {{"axis", int64_t{0}}}, 1, true)[0], 1, dt);
     return Status::Ok();
+  }
+  if (op == "BatchToSpaceND" || op == "SpaceToBatchND") {
+    // Reshape / Transpose / Reshape with run-time shapes (Shape, Slice, Concat); block_shape
+    // and crops/paddings must be constants.
+    GE_RETURN_IF_ERROR(need(3));
+    std::vector<int64_t> block, cp;
+    GE_RETURN_IF_ERROR(Ints(in[1], "block_shape", &block));
+    GE_RETURN_IF_ERROR(Ints(in[2], op == "BatchToSpaceND" ? "crops" : "paddings", &cp));
+    const int64_t m = static_cast<int64_t>(block.size());
+    const int r = in[0]->rank;
+    if (r < 0) return Unsupported("input of unknown rank");
+    if (m < 1 || m + 1 > r || static_cast<int64_t>(cp.size()) != 2 * m)
+      return InvalidArgument("block_shape/crops of the wrong size");
+    int64_t prodb = 1;
+    for (int64_t b : block) {
+      if (b < 1) return InvalidArgument("block size {}", b);
+      prodb *= b;
+    }
+    auto slice = [&](ValueId v, int64_t a, int64_t b) { return Emit1("Slice", {v, C(I64Vec({a})), C(I64Vec({b}))}); };
+    auto concat = [&](std::vector<ValueId> vs) { return Emit1("Concat", vs, {{"axis", int64_t{0}}}); };
+    ValueId x = V(*in[0]);
+    if (op == "BatchToSpaceND") {
+      ValueId s = Emit1("Shape", {x});
+      ValueId bp = Emit1("Div", {slice(s, 0, 1), C(I64Vec({prodb}))});
+      x = Emit1("Reshape", {x, concat({C(I64Vec(block)), bp, slice(s, 1, r)})});
+      std::vector<int64_t> perm = {m};
+      for (int64_t i = 0; i < m; ++i) {
+        perm.push_back(m + 1 + i);
+        perm.push_back(i);
+      }
+      for (int64_t i = 2 * m + 1; i < r + m; ++i) perm.push_back(i);
+      x = Transpose(x, perm);
+      std::vector<ValueId> parts = {bp, Emit1("Mul", {slice(s, 1, m + 1), C(I64Vec(block))})};
+      if (m + 1 < r) parts.push_back(slice(s, m + 1, r));
+      x = Emit1("Reshape", {x, concat(parts)});
+      std::vector<int64_t> starts, ends, axes;
+      for (int64_t i = 0; i < m; ++i) {
+        starts.push_back(cp[2 * i]);
+        ends.push_back(cp[2 * i + 1] > 0 ? -cp[2 * i + 1] : std::numeric_limits<int64_t>::max());
+        axes.push_back(i + 1);
+      }
+      x = Emit("Slice", {x, C(I64Vec(starts)), C(I64Vec(ends)), C(I64Vec(axes))}, {}, 1, true)[0];
+    } else {
+      if (std::any_of(cp.begin(), cp.end(), [](int64_t p) { return p != 0; })) {
+        std::vector<int64_t> pads(2 * r, 0);
+        for (int64_t i = 0; i < m; ++i) {
+          pads[1 + i] = cp[2 * i];
+          pads[r + 1 + i] = cp[2 * i + 1];
+        }
+        x = Emit1("Pad", {x, C(I64Vec(pads))}, {{"mode", std::string("constant")}});
+      }
+      ValueId s = Emit1("Shape", {x});
+      ValueId q = Emit1("Div", {slice(s, 1, m + 1), C(I64Vec(block))});
+      std::vector<ValueId> parts = {slice(s, 0, 1)};
+      for (int64_t i = 0; i < m; ++i) {
+        parts.push_back(slice(q, i, i + 1));
+        parts.push_back(C(I64Vec({block[i]})));
+      }
+      if (m + 1 < r) parts.push_back(slice(s, m + 1, r));
+      x = Emit1("Reshape", {x, concat(parts)});
+      std::vector<int64_t> perm;
+      for (int64_t i = 0; i < m; ++i) perm.push_back(2 + 2 * i);
+      perm.push_back(0);
+      for (int64_t i = 0; i < m; ++i) perm.push_back(1 + 2 * i);
+      for (int64_t i = 2 * m + 1; i < r + m; ++i) perm.push_back(i);
+      x = Transpose(x, perm);
+      std::vector<ValueId> parts2 = {Emit1("Mul", {slice(s, 0, 1), C(I64Vec({prodb}))}), q};
+      if (m + 1 < r) parts2.push_back(slice(s, m + 1, r));
+      x = Emit("Reshape", {x, concat(parts2)}, {}, 1, true)[0];
+    }
+    SetOut1(x, r, in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "ListDiff" || op == "SetDiff1D") {  // constants only (folded)
+    return Unsupported("{} of run-time values", op);
   }
   if (op == "ParallelConcat") {
     GE_RETURN_IF_ERROR(need(1));
