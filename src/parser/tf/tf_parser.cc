@@ -756,12 +756,18 @@ Status Converter::Convert(const tf::NodeDef& n) {
                                                             {"StopGradient", "Identity"},
                                                             {"Snapshot", "Identity"},
                                                             {"PreventGradient", "Identity"},
-                                                            {"CheckNumerics", "Identity"}};
+                                                            {"CheckNumerics", "Identity"},
+                                                            {"EnsureShape", "Identity"},
+                                                            {"Rint", "Round"},
+                                                            {"IsInf", "IsInf"},
+                                                            {"Invert", "BitwiseNot"},
+                                                            {"Mish", "Mish"}};
   static const std::map<std::string, std::string> kBinary = {{"Add", "Add"},
                                                              {"AddV2", "Add"},
                                                              {"Sub", "Sub"},
                                                              {"Mul", "Mul"},
                                                              {"RealDiv", "Div"},
+                                                             {"TruncateDiv", "Div"},
                                                              {"Maximum", "Max"},
                                                              {"Minimum", "Min"},
                                                              {"Pow", "Pow"},
@@ -794,11 +800,159 @@ Status Converter::Convert(const tf::NodeDef& n) {
     SetOut1(Emit(it->second, {V(*in[0]), V(*in[1])}, {}, 1, true)[0], MaxRank(in), dt);
     return Status::Ok();
   }
-  if (op == "Div" || op == "FloorDiv") {
+  if (op == "Div" || op == "FloorDiv" || op == "FloorMod") {
     GE_RETURN_IF_ERROR(need(2));
-    ValueId d = Emit1("Div", {V(*in[0]), V(*in[1])});
-    bool fl = op == "FloorDiv" && !IsIntegral(in[0]->dt);
-    SetOut1(fl ? Emit("Floor", {d}, {}, 1, true)[0] : Emit("Identity", {d}, {}, 1, true)[0], MaxRank(in), in[0]->dt);
+    ValueId x = V(*in[0]), y = V(*in[1]);
+    ValueId d = Emit1("Div", {x, y});
+    const bool integral = IsIntegral(in[0]->dt);
+    if (op != "Div") {
+      if (integral) {  // ONNX Div truncates: one less where the remainder is nonzero and signs differ
+        ValueId rem = Emit1("Sub", {x, Emit1("Mul", {d, y})});
+        ValueId zero = C(ScalarOf(in[0]->dt, 0));
+        ValueId adjust =
+            Emit1("And", {Emit1("Not", {Emit1("Equal", {rem, zero})}), Emit1("Less", {Emit1("Mul", {rem, y}), zero})});
+        d = Emit1("Sub", {d, Emit1("Cast", {adjust}, {{"to", int64_t{ToOnnxDataType(in[0]->dt)}}})});
+      } else {
+        d = Emit1("Floor", {d});
+      }
+      if (op == "FloorMod") d = Emit1("Sub", {x, Emit1("Mul", {d, y})});
+    }
+    SetOut1(Emit("Identity", {d}, {}, 1, true)[0], MaxRank(in), in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "NotEqual") {
+    GE_RETURN_IF_ERROR(need(2));
+    SetOut1(Emit("Not", {Emit1("Equal", {V(*in[0]), V(*in[1])})}, {}, 1, true)[0], MaxRank(in), DT_BOOL);
+    return Status::Ok();
+  }
+  if (op == "DivNoNan") {
+    GE_RETURN_IF_ERROR(need(2));
+    ValueId zero = C(ScalarOf(in[0]->dt, 0));
+    ValueId y = V(*in[1]);
+    ValueId d = Emit1("Div", {V(*in[0]), y});
+    SetOut1(Emit("Where", {Emit1("Equal", {y, zero}), zero, d}, {}, 1, true)[0], MaxRank(in), in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "AddN") {
+    GE_RETURN_IF_ERROR(need(1));
+    std::vector<ValueId> xs;
+    for (auto* x : in) xs.push_back(V(*x));
+    SetOut1(Emit("Sum", xs, {}, 1, true)[0], MaxRank(in), in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "L2Loss") {  // sum(x^2) / 2
+    GE_RETURN_IF_ERROR(need(1));
+    ValueId x = V(*in[0]);
+    ValueId sq = Emit1("ReduceSum", {Emit1("Mul", {x, x})}, {{"keepdims", int64_t{0}}});
+    SetOut1(Emit("Div", {sq, C(ScalarOf(in[0]->dt, 2))}, {}, 1, true)[0], 0, in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "ClipByValue") {
+    GE_RETURN_IF_ERROR(need(3));
+    SetOut1(Emit("Clip", {V(*in[0]), V(*in[1]), V(*in[2])}, {}, 1, true)[0], in[0]->rank, in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "IdentityN") {
+    std::vector<TRef> refs;
+    for (auto* x : in) refs.push_back(*x);
+    SetOut(refs);
+    return Status::Ok();
+  }
+  if (op == "PlaceholderWithDefault") {  // with its default input: the default
+    GE_RETURN_IF_ERROR(need(1));
+    SetOut({*in[0]});
+    return Status::Ok();
+  }
+  if (op == "ArgMax" || op == "ArgMin") {
+    GE_RETURN_IF_ERROR(need(2));
+    std::vector<int64_t> axis;
+    GE_RETURN_IF_ERROR(Ints(in[1], "dimension", &axis));
+    DataType ot = AttrT(n, "output_type");
+    if (ot == DT_UNDEFINED) ot = DT_INT64;
+    ValueId a = Emit1(op, {V(*in[0])}, {{"axis", axis.at(0)}, {"keepdims", int64_t{0}}});
+    int r = in[0]->rank < 0 ? -1 : in[0]->rank - 1;
+    SetOut1(Emit("Cast", {a}, {{"to", int64_t{ToOnnxDataType(ot)}}}, 1, true)[0], r, ot);
+    return Status::Ok();
+  }
+  if (op == "All" || op == "Any") {  // on int32: ReduceMin/ReduceMax, back to bool
+    GE_RETURN_IF_ERROR(need(2));
+    std::vector<int64_t> axes;
+    GE_RETURN_IF_ERROR(Ints(in[1], "reduction_indices", &axes));
+    bool keep = AttrB(n, "keep_dims");
+    ValueId x = Emit1("Cast", {V(*in[0])}, {{"to", int64_t{ToOnnxDataType(DT_INT32)}}});
+    if (!axes.empty())
+      x = Emit1(op == "All" ? "ReduceMin" : "ReduceMax", {x}, {{"axes", axes}, {"keepdims", int64_t{keep}}});
+    int r = in[0]->rank < 0 ? -1 : (keep ? in[0]->rank : in[0]->rank - static_cast<int>(axes.size()));
+    SetOut1(Emit("Cast", {x}, {{"to", int64_t{ToOnnxDataType(DT_BOOL)}}}, 1, true)[0], r, DT_BOOL);
+    return Status::Ok();
+  }
+  if (op == "EuclideanNorm") {
+    GE_RETURN_IF_ERROR(need(2));
+    std::vector<int64_t> axes;
+    GE_RETURN_IF_ERROR(Ints(in[1], "reduction_indices", &axes));
+    bool keep = AttrB(n, "keep_dims");
+    int r = in[0]->rank < 0 ? -1 : (keep ? in[0]->rank : in[0]->rank - static_cast<int>(axes.size()));
+    SetOut1(Emit("ReduceL2", {V(*in[0])}, {{"axes", axes}, {"keepdims", int64_t{keep}}}, 1, true)[0], r, in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "Cumsum") {
+    GE_RETURN_IF_ERROR(need(2));
+    AttrMap attrs = {{"exclusive", int64_t{AttrB(n, "exclusive")}}, {"reverse", int64_t{AttrB(n, "reverse")}}};
+    SetOut1(Emit("CumSum", {V(*in[0]), I64(*in[1])}, attrs, 1, true)[0], in[0]->rank, in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "OneHot") {  // indices, depth, on_value, off_value
+    GE_RETURN_IF_ERROR(need(4));
+    ValueId off = Emit1("Reshape", {V(*in[3]), C(I64Vec({1}))});
+    ValueId on = Emit1("Reshape", {V(*in[2]), C(I64Vec({1}))});
+    ValueId values = Emit1("Concat", {off, on}, {{"axis", int64_t{0}}});
+    int r = in[0]->rank < 0 ? -1 : in[0]->rank + 1;
+    SetOut1(Emit("OneHot", {V(*in[0]), V(*in[1]), values}, {{"axis", AttrI(n, "axis", -1)}}, 1, true)[0], r, in[2]->dt);
+    return Status::Ok();
+  }
+  if (op == "BroadcastTo") {
+    GE_RETURN_IF_ERROR(need(2));
+    int r = in[1]->c ? static_cast<int>(in[1]->c->NumElements()) : -1;
+    SetOut1(Emit("Expand", {V(*in[0]), I64(*in[1])}, {}, 1, true)[0], r, in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "ReverseV2") {
+    GE_RETURN_IF_ERROR(need(2));
+    std::vector<int64_t> axes;
+    GE_RETURN_IF_ERROR(Ints(in[1], "axis", &axes));
+    if (axes.empty()) {
+      SetOut({*in[0]});
+      return Status::Ok();
+    }
+    std::vector<int64_t> starts(axes.size(), -1), ends(axes.size(), std::numeric_limits<int64_t>::min()),
+        steps(axes.size(), -1);
+    SetOut1(Emit("Slice", {V(*in[0]), C(I64Vec(starts)), C(I64Vec(ends)), C(I64Vec(axes)), C(I64Vec(steps))}, {}, 1,
+                 true)[0],
+            in[0]->rank, in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "Where" && in.size() == 1) {  // coordinates of the true elements: [n, rank] int64
+    ValueId nz = Emit1("NonZero", {V(*in[0])});
+    SetOut1(Emit("Transpose", {nz}, {{"perm", std::vector<int64_t>{1, 0}}}, 1, true)[0], 2, DT_INT64);
+    return Status::Ok();
+  }
+  if (op == "Einsum") {
+    std::vector<ValueId> xs;
+    for (auto* x : in) xs.push_back(V(*x));
+    SetOut1(Emit("Einsum", xs, {{"equation", AttrS(n, "equation")}}, 1, true)[0], -1, in.empty() ? T : in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "GatherNd") {
+    GE_RETURN_IF_ERROR(need(2));
+    SetOut1(Emit("GatherND", {V(*in[0]), I64(*in[1])}, {}, 1, true)[0], -1, in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "ScatterNd") {  // indices, updates, shape -> into zeros
+    GE_RETURN_IF_ERROR(need(3));
+    ValueId zeros = Emit1("Expand", {C(ScalarOf(in[1]->dt, 0)), I64(*in[2])});
+    int r = in[2]->c ? static_cast<int>(in[2]->c->NumElements()) : -1;
+    SetOut1(Emit("ScatterND", {zeros, I64(*in[0]), V(*in[1])}, {{"reduction", std::string("add")}}, 1, true)[0], r,
+            in[1]->dt);
     return Status::Ok();
   }
   if (op == "SquaredDifference") {
