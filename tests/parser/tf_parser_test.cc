@@ -116,6 +116,31 @@ node { name: "sum" op: "Add" input: "split:1" input: "u" }
   EXPECT_TRUE(g->Verify().ok());
 }
 
+TEST(TfParser, RequestedOutputs) {
+  const std::string text = R"(
+node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "shape" value { shape { dim { size: 2 } dim { size: 6 } } } } }
+node { name: "axis" op: "Const" attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { } int_val: 1 } } } }
+node { name: "split" op: "Split" input: "axis" input: "x" attr { key: "num_split" value { i: 2 } } }
+node { name: "alias" op: "Identity" input: "split:1" }
+node { name: "sum" op: "Add" input: "split" input: "alias" }
+)";
+  std::shared_ptr<Graph> g;
+  Status st = LoadTensorFlowModelFromBytes(text, true, &g, {"alias", "split:1", "split:0"});
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_EQ(g->outputs().size(), 3u);
+  EXPECT_EQ(g->value(g->outputs()[0]).name, "alias");
+  EXPECT_EQ(g->value(g->outputs()[1]).name, "split:1");
+  EXPECT_EQ(g->value(g->outputs()[2]).name, "split");
+  EXPECT_TRUE(g->Verify().ok());
+  st = LoadTensorFlowModelFromBytes(text, true, &g, {"split:2"});
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("2 output(s)"), std::string::npos) << st.message();
+  st = LoadTensorFlowModelFromBytes(text, true, &g, {"nosuch"});
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("nosuch"), std::string::npos) << st.message();
+}
+
 TEST(TfParser, UnknownOpAndDanglingInputNameTheNode) {
   std::shared_ptr<Graph> g;
   Status st = LoadTensorFlowModelFromBytes(R"(node { name: "a" op: "NoSuchOp" })", true, &g);

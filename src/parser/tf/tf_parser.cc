@@ -172,7 +172,7 @@ bool IsIntegral(DataType dt) { return dt == DT_INT32 || dt == DT_INT64; }
 
 class Converter {
  public:
-  explicit Converter(Graph* g) : g_(g) {}
+  Converter(Graph* g, std::vector<std::string> requested) : g_(g), requested_(std::move(requested)) {}
 
   Status Run(const tf::GraphDef& gd) {
     std::map<std::string, int> index;
@@ -211,24 +211,37 @@ class Converter {
       Status st = Convert(n);
       if (!st.ok()) return st.Prepend(fmt::format("node '{}' ({}): ", n.name(), n.op()));
     }
-    // Outputs: every output of each node nothing consumes, in graph order.
+    // Outputs: the requested ones, or every output of each node nothing consumes, in graph order.
+    auto add_output = [&](TRef& ref, const std::string& name) {
+      ValueId v = V(ref);
+      if (v == kNoValue) return;
+      if (g_->value(v).name != name || g_->value(v).producer < 0) {
+        ValueId o = g_->AddValue(name);
+        g_->AddNode(name + "/_ge_out", "Identity", {v}, {o});
+        v = o;
+      }
+      g_->AddOutput(v);
+    };
+    if (!requested_.empty()) {
+      for (const std::string& r : requested_) {
+        std::string node = NodeOf(r);
+        int k = node.size() < r.size() ? std::stoi(r.substr(node.size() + 1)) : 0;
+        auto it = outs_.find(node);
+        if (it == outs_.end()) return InvalidArgument("output '{}': no node '{}' with outputs", r, node);
+        if (k >= static_cast<int>(it->second.size()))
+          return InvalidArgument("output '{}': node '{}' has {} output(s)", r, node, it->second.size());
+        add_output(it->second[k], k == 0 ? node : fmt::format("{}:{}", node, k));
+      }
+      return Status::Ok();
+    }
     static const std::set<std::string> kNotOutputs = {"Const", "NoOp", "Assert", "Placeholder",
                                                       "PlaceholderWithDefault"};
     for (const auto& n : gd.node()) {
       if (consumed.count(n.name()) || kNotOutputs.count(n.op())) continue;
       auto it = outs_.find(n.name());
       if (it == outs_.end()) continue;
-      for (size_t k = 0; k < it->second.size(); ++k) {
-        std::string name = k == 0 ? n.name() : fmt::format("{}:{}", n.name(), k);
-        ValueId v = V(it->second[k]);
-        if (v == kNoValue) continue;
-        if (g_->value(v).name != name || g_->value(v).producer < 0) {
-          ValueId o = g_->AddValue(name);
-          g_->AddNode(name + "/_ge_out", "Identity", {v}, {o});
-          v = o;
-        }
-        g_->AddOutput(v);
-      }
+      for (size_t k = 0; k < it->second.size(); ++k)
+        add_output(it->second[k], k == 0 ? n.name() : fmt::format("{}:{}", n.name(), k));
     }
     if (g_->outputs().empty()) return InvalidArgument("the graph has no outputs (no node is left unconsumed)");
     return Status::Ok();
@@ -451,6 +464,7 @@ class Converter {
   Status FoldOrEmit(const tf::NodeDef& n, std::vector<TRef*>& in, bool* done);
 
   Graph* g_;
+  std::vector<std::string> requested_;
   std::map<std::string, std::vector<TRef>> outs_;
   std::string cur_;
   int tmp_ = 0;
@@ -1613,12 +1627,13 @@ bool IsTensorFlowFile(const std::string& path) {
   return LooksLikeTensorFlowGraph(head) || EndsWith(path, ".pbtxt");
 }
 
-Status LoadTensorFlowModelFromBytes(const std::string& bytes, bool text, std::shared_ptr<Graph>* graph) {
+Status LoadTensorFlowModelFromBytes(const std::string& bytes, bool text, std::shared_ptr<Graph>* graph,
+                                    const std::vector<std::string>& outputs) {
   try {
     tf::GraphDef gd;
     GE_RETURN_IF_ERROR(ParseGraphDef(bytes, text, &gd));
     auto g = std::make_shared<Graph>("main");
-    Converter conv(g.get());
+    Converter conv(g.get(), outputs);
     GE_RETURN_IF_ERROR(conv.Run(gd));
     *graph = std::move(g);
     return Status::Ok();
@@ -1629,7 +1644,8 @@ Status LoadTensorFlowModelFromBytes(const std::string& bytes, bool text, std::sh
   }
 }
 
-Status LoadTensorFlowModel(const std::string& path, std::shared_ptr<Graph>* graph) {
+Status LoadTensorFlowModel(const std::string& path, std::shared_ptr<Graph>* graph,
+                           const std::vector<std::string>& outputs) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return InvalidArgument("{}: is a directory, not a model file", path);
   std::ifstream f(path, std::ios::binary);
@@ -1639,7 +1655,7 @@ Status LoadTensorFlowModel(const std::string& path, std::shared_ptr<Graph>* grap
   std::string bytes = ss.str();
   bool text = EndsWith(path, ".pbtxt") || (!bytes.empty() && static_cast<uint8_t>(bytes[0]) != 0x0a &&
                                            LooksLikeTensorFlowGraph(bytes.substr(0, 256)));
-  Status st = LoadTensorFlowModelFromBytes(bytes, text, graph);
+  Status st = LoadTensorFlowModelFromBytes(bytes, text, graph, outputs);
   if (!st.ok()) st.Prepend(path + ": ");
   return st;
 }

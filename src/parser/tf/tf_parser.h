@@ -18,9 +18,13 @@
 namespace ge {
 
 // Errors name the file and, for node problems, the node and op. Never throws.
-Status LoadTensorFlowModel(const std::string& path, std::shared_ptr<Graph>* graph);
+// outputs: `node` or `node:k` names that become the graph outputs, in order, instead of the
+// unconsumed nodes' outputs.
+Status LoadTensorFlowModel(const std::string& path, std::shared_ptr<Graph>* graph,
+                           const std::vector<std::string>& outputs = {});
 // text: protobuf text format (.pbtxt) rather than binary.
-Status LoadTensorFlowModelFromBytes(const std::string& bytes, bool text, std::shared_ptr<Graph>* graph);
+Status LoadTensorFlowModelFromBytes(const std::string& bytes, bool text, std::shared_ptr<Graph>* graph,
+                                    const std::vector<std::string>& outputs = {});
 
 // True when the bytes look like a GraphDef rather than an ONNX ModelProto: a binary GraphDef
 // starts with field 1 (node, LEN) holding a NodeDef that starts with field 1 (name, LEN); a
