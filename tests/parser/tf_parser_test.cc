@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "ge/ge_api.h"
+#include "ge/tensorflow_parser.h"
 #include "parser/tf/tf_parser.h"
 
 namespace ge {
@@ -172,6 +174,25 @@ TEST(TfParser, RealGraphLoads) {
   ASSERT_EQ(g->outputs().size(), 1u);
   EXPECT_EQ(g->value(g->outputs()[0]).name, "output");
   EXPECT_TRUE(g->Verify().ok());
+}
+
+TEST(TfParser, SessionApiParse) {
+  Graph g;
+  ASSERT_EQ(aclgrphParseTensorFlow(kMlp.c_str(), g), GRAPH_SUCCESS) << GEGetErrorMsg();
+  ASSERT_EQ(g.outputs().size(), 1u);
+  EXPECT_EQ(g.value(g.outputs()[0]).name, "output");
+  Graph h;
+  std::map<AscendString, AscendString> params = {{"out_nodes", "l0Out;output:0"}};
+  ASSERT_EQ(aclgrphParseTensorFlow(kMlp.c_str(), params, h), GRAPH_SUCCESS) << GEGetErrorMsg();
+  ASSERT_EQ(h.outputs().size(), 2u);
+  EXPECT_EQ(h.value(h.outputs()[0]).name, "l0Out");
+  EXPECT_EQ(h.value(h.outputs()[1]).name, "output");
+  Graph k;
+  std::map<AscendString, AscendString> bad = {{"no_such_param", "1"}};
+  EXPECT_NE(aclgrphParseTensorFlow(kMlp.c_str(), bad, k), GRAPH_SUCCESS);
+  EXPECT_NE(aclgrphParseTensorFlow("/nonexistent/m.pb", k), GRAPH_SUCCESS);
+  EXPECT_NE(GEGetErrorMsg().find("/nonexistent/m.pb"), std::string::npos);
+  EXPECT_NE(aclgrphParseTensorFlow(nullptr, k), GRAPH_SUCCESS);
 }
 
 // Every prefix of a real .pb: a clear error (or, cut at a message boundary, a smaller graph that
