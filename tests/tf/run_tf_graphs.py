@@ -128,25 +128,33 @@ def check_graph(ge, d, mode, tmp, timeout, text=False):
         args += ["--input", f"{name}={npy}"]
         if arr.ndim > 0:  # placeholders with unknown dims: the fed shape makes them static (sink mode)
             args += ["--input-shape", f"{name}={','.join(str(d) for d in arr.shape)}"]
-    out = os.path.join(tmp, f"out_{mode}.npz")
-    args += ["--outputs", out]
-    try:
-        r = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return f"{mode}: timed out"
-    if r.returncode != 0:
-        msg = (r.stderr.strip() or r.stdout.strip()).splitlines()
-        last = msg[-1] if msg else str(r.returncode)
-        return f"{mode}: ge run failed: {last[:400]}{'...' if len(last) > 400 else ''}"
-    got = np.load(out)
     refs = collect(d, ".prediction")
     if not refs:
         return f"{mode}: no reference outputs"
-    for name, csv, shape in refs:
-        key = name
+    out = os.path.join(tmp, f"out_{mode}.npz")
+
+    def key_of(name):  # `<node>.<k>` is output k of <node>
         base, _, k = name.rpartition(".")
-        if key not in got.files and base and k.isdigit() and f"{base}:{k}" in got.files:
-            key = f"{base}:{k}"
+        return f"{base}:{k}" if base and k.isdigit() else name
+
+    # The model's own outputs first (the unconsumed nodes); where a reference is an intermediate
+    # tensor, again with --output-node for every reference.
+    got = None
+    for picked in (False, True):
+        extra = [x for name, _, _ in refs for x in ("--output-node", key_of(name))] if picked else []
+        try:
+            r = subprocess.run(args + ["--outputs", out] + extra, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return f"{mode}: timed out"
+        if r.returncode != 0:
+            msg = (r.stderr.strip() or r.stdout.strip()).splitlines()
+            last = msg[-1] if msg else str(r.returncode)
+            return f"{mode}: ge run failed: {last[:400]}{'...' if len(last) > 400 else ''}"
+        got = np.load(out)
+        if all(name in got.files or key_of(name) in got.files for name, _, _ in refs):
+            break
+    for name, csv, shape in refs:
+        key = name if name in got.files else key_of(name)
         if key not in got.files:
             return f"{mode}: output '{name}' not produced (outputs: {', '.join(got.files[:8])})"
         y = got[key]

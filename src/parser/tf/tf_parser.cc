@@ -1163,6 +1163,61 @@ Status Converter::Convert(const tf::NodeDef& n) {
     SetOut1(x, r, in[0]->dt);
     return Status::Ok();
   }
+  if (op == "BlockLSTM" || op == "BlockLSTMV2") {
+    // Unrolled over the (static) time steps. Inputs: seq_len_max, x [T, B, I], cs_prev, h_prev,
+    // w [I + H, 4H], wci, wcf, wco, b [4H]; gates in the order i, ci, f, o (BlockLSTMV2 has no
+    // forget_bias). Outputs (each [T, B, H]): i, cs, f, o, ci, co, h.
+    GE_RETURN_IF_ERROR(need(9));
+    std::vector<int64_t> xd;
+    if (in[1]->c)
+      xd = in[1]->c->shape().GetDims();
+    else if (in[1]->dims)
+      xd = *in[1]->dims;
+    if (xd.size() != 3) return Unsupported("x without a static [T, B, I] shape");
+    const int64_t steps = xd[0];
+    if (in[0]->c) {
+      std::vector<int64_t> len = in[0]->c->ToInt64Vector();
+      if (len.size() != 1 || len[0] < steps) return Unsupported("seq_len_max below the time steps");
+    }
+    const bool peep = AttrB(n, "use_peephole");
+    const float clip = op == "BlockLSTM" ? AttrF(n, "cell_clip", 3.0f) : AttrF(n, "cell_clip", 0.0f);
+    const float fbias = op == "BlockLSTM" ? AttrF(n, "forget_bias", 1.0f) : 0.0f;
+    DataType dt = in[1]->dt;
+    ValueId x = V(*in[1]), cs = V(*in[2]), h = V(*in[3]), w = V(*in[4]), b = V(*in[8]);
+    ValueId wci = V(*in[5]), wcf = V(*in[6]), wco = V(*in[7]);
+    std::vector<std::vector<ValueId>> seq(7);
+    ValueId axis0 = C(I64Vec({0}));
+    for (int64_t t = 0; t < steps; ++t) {
+      ValueId xt = Emit1("Squeeze", {Emit1("Slice", {x, C(I64Vec({t})), C(I64Vec({t + 1})), axis0}), axis0});
+      ValueId g = Emit1("Add", {Emit1("MatMul", {Emit1("Concat", {xt, h}, {{"axis", int64_t{1}}}), w}), b});
+      std::vector<ValueId> p = Emit("Split", {g}, {{"axis", int64_t{1}}}, 4);
+      ValueId iz = p[0], ciz = p[1], fz = p[2], oz = p[3];
+      if (peep) {
+        iz = Emit1("Add", {iz, Emit1("Mul", {cs, wci})});
+        fz = Emit1("Add", {fz, Emit1("Mul", {cs, wcf})});
+      }
+      ValueId i = Emit1("Sigmoid", {iz});
+      ValueId f = Emit1("Sigmoid", {fbias != 0 ? Emit1("Add", {fz, C(ScalarOf(dt, fbias))}) : fz});
+      ValueId ci = Emit1("Tanh", {ciz});
+      cs = Emit1("Add", {Emit1("Mul", {ci, i}), Emit1("Mul", {cs, f})});
+      if (clip > 0) cs = Emit1("Clip", {cs, C(ScalarOf(dt, -clip)), C(ScalarOf(dt, clip))});
+      if (peep) oz = Emit1("Add", {oz, Emit1("Mul", {cs, wco})});
+      ValueId o = Emit1("Sigmoid", {oz});
+      ValueId co = Emit1("Tanh", {cs});
+      h = Emit1("Mul", {co, o});
+      ValueId step[7] = {i, cs, f, o, ci, co, h};
+      for (int k = 0; k < 7; ++k) seq[k].push_back(Emit1("Unsqueeze", {step[k], axis0}));
+    }
+    std::vector<TRef> refs(7);
+    for (int k = 0; k < 7; ++k) {
+      refs[k].v = g_->AddValue(k == 0 ? cur_ : fmt::format("{}:{}", cur_, k));
+      g_->AddNode(fmt::format("{}/_ge_out{}", cur_, k), "Concat", seq[k], {refs[k].v}, {{"axis", int64_t{0}}});
+      refs[k].rank = 3;
+      refs[k].dt = dt;
+    }
+    SetOut(refs);
+    return Status::Ok();
+  }
   if (op == "ListDiff" || op == "SetDiff1D") {  // constants only (folded)
     return Unsupported("{} of run-time values", op);
   }
