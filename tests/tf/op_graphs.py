@@ -81,6 +81,15 @@ def cases():
     yield "Where_coords", graph("Where", [a > 0]), np.argwhere(a > 0).astype(np.int64)
     yield "Rint", graph("Rint", [np.array([0.5, 1.5, 2.5, -0.5], np.float32)]), np.array([0, 2, 2, -0.0], np.float32)
     yield "Cast_bool", graph("Cast", [f], {"DstT": np.bool_}), f != 0
+    # TF1 conditional: both branches computed, Merge selects by the predicate (either way).
+    for p in (True, False):
+        text = const("x", f) + const("p", np.array(p)) + """
+node { name: "sw" op: "Switch" input: "x" input: "p" }
+node { name: "t" op: "Neg" input: "sw:1" }
+node { name: "e" op: "Abs" input: "sw" }
+node { name: "out" op: "Merge" input: "e" input: "t" }
+"""
+        yield f"Switch_Merge_{p}", text, -f if p else np.abs(f)
     yield "Sum_float64", graph("Sum", [f.astype(np.float64), np.array([0, 1], np.int32)]), \
         np.array(f.astype(np.float64).sum())
 

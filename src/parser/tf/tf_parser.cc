@@ -166,6 +166,9 @@ struct TRef {
   int rank = -1;
   DataType dt = DT_UNDEFINED;
   std::optional<std::vector<int64_t>> dims;  // static shape, when known (placeholders)
+  // Inside a TF1 conditional (Switch ... Merge): the predicate and the branch this tensor is on.
+  ValueId pred = kNoValue;
+  bool branch = false;
 };
 
 bool IsIntegral(DataType dt) { return dt == DT_INT32 || dt == DT_INT64; }
@@ -186,7 +189,7 @@ class Converter {
     std::function<Status(int)> visit = [&](int i) -> Status {
       if (state[i] == 2) return Status::Ok();
       if (state[i] == 1)
-        return Unsupported("node '{}' ({}) is on a cycle (TF1 control flow is not supported yet)", gd.node(i).name(),
+        return Unsupported("node '{}' ({}) is on a cycle (TF1 while loops are not supported yet)", gd.node(i).name(),
                            gd.node(i).op());
       state[i] = 1;
       for (const auto& in : gd.node(i).input()) {
@@ -210,6 +213,18 @@ class Converter {
       const auto& n = gd.node(i);
       Status st = Convert(n);
       if (!st.ok()) return st.Prepend(fmt::format("node '{}' ({}): ", n.name(), n.op()));
+      // A node fed by a conditional branch is on that branch (both branches are computed; Merge
+      // selects).
+      if (n.op() == "Switch" || n.op() == "Merge") continue;
+      std::vector<TRef*> ins;
+      if (!Inputs(n, &ins).ok()) continue;
+      auto tagged = std::find_if(ins.begin(), ins.end(), [](TRef* r) { return r->pred != kNoValue; });
+      if (tagged == ins.end()) continue;
+      for (auto& o : outs_[n.name()]) {
+        if (o.pred != kNoValue) continue;
+        o.pred = (*tagged)->pred;
+        o.branch = (*tagged)->branch;
+      }
     }
     // Outputs: the requested ones, or every output of each node nothing consumes, in graph order.
     auto add_output = [&](TRef& ref, const std::string& name) {
@@ -1216,6 +1231,45 @@ Status Converter::Convert(const tf::NodeDef& n) {
       refs[k].dt = dt;
     }
     SetOut(refs);
+    return Status::Ok();
+  }
+  if (op == "Switch") {  // output 0: the data on the false branch, output 1: on the true branch
+    GE_RETURN_IF_ERROR(need(2));
+    TRef f = *in[0], t = *in[0];
+    f.pred = t.pred = V(*in[1]);
+    f.branch = false;
+    t.branch = true;
+    SetOut({f, t});
+    return Status::Ok();
+  }
+  if (op == "Merge") {  // the two branches of one Switch predicate: Where(pred, true, false)
+    GE_RETURN_IF_ERROR(need(1));
+    if (in.size() == 1) {
+      TRef r = *in[0];
+      r.pred = kNoValue;
+      TRef idx;
+      idx.c = IntTensor(DT_INT32, {}, {0});
+      idx.rank = 0;
+      idx.dt = DT_INT32;
+      SetOut({r, idx});
+      return Status::Ok();
+    }
+    if (in.size() != 2 || in[0]->pred == kNoValue || in[0]->pred != in[1]->pred || in[0]->branch == in[1]->branch)
+      return Unsupported("Merge that is not the join of one conditional's two branches (TF1 loops are not supported)");
+    const int t = in[0]->branch ? 0 : 1;
+    ValueId pred = in[0]->pred;
+    ValueId y = Emit("Where", {pred, V(*in[t]), V(*in[1 - t])}, {}, 1, true)[0];
+    ValueId idx = g_->AddValue(cur_ + ":1");
+    ValueId p = t == 1 ? pred : Emit1("Not", {pred});
+    g_->AddNode(cur_ + "/_ge_index", "Cast", {p}, {idx}, {{"to", int64_t{ToOnnxDataType(DT_INT32)}}});
+    TRef a, b;
+    a.v = y;
+    a.rank = MaxRank(in);
+    a.dt = in[0]->dt;
+    b.v = idx;
+    b.rank = 0;
+    b.dt = DT_INT32;
+    SetOut({a, b});
     return Status::Ok();
   }
   if (op == "ListDiff" || op == "SetDiff1D") {  // constants only (folded)
