@@ -789,8 +789,7 @@ Status Converter::Convert(const tf::NodeDef& n) {
                                                             {"EnsureShape", "Identity"},
                                                             {"Rint", "Round"},
                                                             {"IsInf", "IsInf"},
-                                                            {"Invert", "BitwiseNot"},
-                                                            {"Mish", "Mish"}};
+                                                            {"Invert", "BitwiseNot"}};
   static const std::map<std::string, std::string> kBinary = {{"Add", "Add"},
                                                              {"AddV2", "Add"},
                                                              {"Sub", "Sub"},
@@ -1041,29 +1040,18 @@ Status Converter::Convert(const tf::NodeDef& n) {
     bool ta = op == "MatMul" ? AttrB(n, "transpose_a") : AttrB(n, "adj_x");
     bool tb = op == "MatMul" ? AttrB(n, "transpose_b") : AttrB(n, "adj_y");
     ValueId a = V(*in[0]), b = V(*in[1]);
-    auto swap_last = [&](ValueId x, int r) -> Status {
-      if (r < 2) return Unsupported("transposed operand of unknown rank");
+    // The last two axes of an operand of rank r swapped (the rank must be known).
+    auto swap_last = [&](ValueId* x, int r) -> Status {
+      if (r < 2) return Unsupported("transposed/adjoint operand of unknown rank");
       std::vector<int64_t> p;
       for (int i = 0; i < r; ++i) p.push_back(i);
       std::swap(p[r - 1], p[r - 2]);
-      (void)x;
+      *x = Transpose(*x, p);
       return Status::Ok();
     };
-    auto perm_for = [](int r) {
-      std::vector<int64_t> p;
-      for (int i = 0; i < r; ++i) p.push_back(i);
-      std::swap(p[r - 1], p[r - 2]);
-      return p;
-    };
     int ra = op == "MatMul" ? 2 : in[0]->rank, rb = op == "MatMul" ? 2 : in[1]->rank;
-    if (ta) {
-      GE_RETURN_IF_ERROR(swap_last(a, ra));
-      a = Transpose(a, perm_for(ra));
-    }
-    if (tb) {
-      GE_RETURN_IF_ERROR(swap_last(b, rb));
-      b = Transpose(b, perm_for(rb));
-    }
+    if (ta) GE_RETURN_IF_ERROR(swap_last(&a, ra));
+    if (tb) GE_RETURN_IF_ERROR(swap_last(&b, rb));
     int r = (ra < 0 || rb < 0) ? -1 : std::max(ra, rb);
     SetOut1(Emit("MatMul", {a, b}, {}, 1, true)[0], r, in[0]->dt);
     return Status::Ok();
@@ -1071,7 +1059,7 @@ Status Converter::Convert(const tf::NodeDef& n) {
   if (op == "Reshape") {
     GE_RETURN_IF_ERROR(need(2));
     if (!in[1]->c) {  // a shape computed at run time
-      int r = -1;
+      int r = in[1]->dims && in[1]->dims->size() == 1 ? static_cast<int>((*in[1]->dims)[0]) : -1;
       SetOut1(Emit("Reshape", {V(*in[0]), I64(*in[1])}, {}, 1, true)[0], r, in[0]->dt);
       return Status::Ok();
     }
