@@ -109,7 +109,7 @@ def graph_input_dtypes(ge, model, timeout):
     return out
 
 
-def check_graph(ge, d, mode, tmp, timeout, text=False):
+def check_graph(ge, d, mode, tmp, timeout, text=False, inbw=False):
     dtypes = read_dtypes(d)
     model = os.path.join(d, "frozen_model.pb")
     if text and os.path.exists(os.path.join(d, "frozen_graph.pbtxt")):
@@ -129,13 +129,24 @@ def check_graph(ge, d, mode, tmp, timeout, text=False):
         if arr.ndim > 0:  # placeholders with unknown dims: the fed shape makes them static (sink mode)
             args += ["--input-shape", f"{name}={','.join(str(d) for d in arr.shape)}"]
     refs = collect(d, ".prediction")
+    if inbw:  # every intermediate tensor too: `<node, / as ____>.<k>.prediction_inbw.csv`
+        # (names may carry the `import/` prefix of an imported graph; the reserve-space outputs
+        # 3+ of FusedBatchNorm* are TF implementation details, not checked)
+        for n, c, sh in collect(d, ".prediction_inbw"):
+            n = n.replace("____", "/")
+            n = n[len("import/"):] if n.startswith("import/") else n
+            if "FusedBatchNorm" in n and n.rpartition(".")[2] in ("3", "4", "5"):
+                continue
+            refs.append((n, c, sh))
     if not refs:
         return f"{mode}: no reference outputs"
     out = os.path.join(tmp, f"out_{mode}.npz")
 
     def key_of(name):  # `<node>.<k>` is output k of <node>
         base, _, k = name.rpartition(".")
-        return f"{base}:{k}" if base and k.isdigit() else name
+        if not (base and k.isdigit()):
+            return name
+        return base if k == "0" else f"{base}:{k}"
 
     # The model's own outputs first (the unconsumed nodes); where a reference is an intermediate
     # tensor, again with --output-node for every reference.
@@ -193,6 +204,8 @@ def main():
     ap.add_argument("--min-pass", type=int, default=0, help="fail when fewer graphs pass")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--pbtxt", action="store_true", help="run frozen_graph.pbtxt (text) where a graph has one")
+    ap.add_argument("--inbw", action="store_true",
+                    help="also compare every intermediate tensor with its *.prediction_inbw reference")
     a = ap.parse_args()
     graphs = [g for g in find_graphs(a.root) if a.filter in g]
     if not graphs:
@@ -204,7 +217,7 @@ def main():
         reason = None
         with tempfile.TemporaryDirectory() as tmp:
             for mode in a.modes.split(","):
-                reason = check_graph(a.ge, g, mode, tmp, a.timeout, a.pbtxt)
+                reason = check_graph(a.ge, g, mode, tmp, a.timeout, a.pbtxt, a.inbw)
                 if reason:
                     break
         if reason:
