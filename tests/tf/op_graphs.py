@@ -90,6 +90,26 @@ node { name: "e" op: "Abs" input: "sw" }
 node { name: "out" op: "Merge" input: "e" input: "t" }
 """
         yield f"Switch_Merge_{p}", text, -f if p else np.abs(f)
+    yield "Expm1", graph("Expm1", [f]), (np.exp(f.astype(np.float64)) - 1).astype(np.float32)
+    yield "Unique", graph("Unique", [np.array([3, 1, 3, 2, 1], np.int32)]), np.array([3, 1, 2], np.int32)
+    yield "ReverseSequence", graph("ReverseSequence", [f, np.array([2, 3], np.int64)], {"batch_dim": 0, "seq_dim": 1}), \
+        np.array([[-2.25, 1.5, 3.0], [-8.5, 7.0, -0.5]], np.float32)
+    m = np.arange(16, dtype=np.float32).reshape(4, 4)
+    yield "MatrixBandPart_1_0", graph("MatrixBandPart", [m, np.array(1, np.int64), np.array(0, np.int64)]), \
+        np.where((np.arange(4)[:, None] - np.arange(4)[None, :] >= 0) &
+                 (np.arange(4)[:, None] - np.arange(4)[None, :] <= 1), m, 0).astype(np.float32)
+    yield "MatrixBandPart_all_2", graph("MatrixBandPart", [m, np.array(-1, np.int64), np.array(2, np.int64)]), \
+        np.where(np.arange(4)[None, :] - np.arange(4)[:, None] <= 2, m, 0).astype(np.float32)
+    x4 = np.arange(2 * 4 * 4 * 3, dtype=np.float32).reshape(2, 4, 4, 3) / 7
+    yield "MaxPoolV2", graph("MaxPoolV2", [x4, np.array([1, 2, 2, 1], np.int32), np.array([1, 2, 2, 1], np.int32)],
+                             {"padding": "VALID"}), x4.reshape(2, 2, 2, 2, 2, 3).max(axis=(2, 4))
+    xe = np.array([1, 2, 3, 4], np.float32).reshape(1, 2, 2, 1)
+    text = const("x", xe) + const("w", np.full((1, 1, 1, 1), 2.0, np.float32)) + """
+node { name: "out" op: "Conv2D" input: "x" input: "w" attr { key: "padding" value { s: "EXPLICIT" } }
+  attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } }
+  attr { key: "explicit_paddings" value { list { i: 0 i: 0 i: 1 i: 0 i: 0 i: 1 i: 0 i: 0 } } } }
+"""
+    yield "Conv2D_explicit", text, np.pad(xe, ((0, 0), (1, 0), (0, 1), (0, 0))) * 2
     yield "Sum_float64", graph("Sum", [f.astype(np.float64), np.array([0, 1], np.int32)]), \
         np.array(f.astype(np.float64).sum())
 

@@ -401,12 +401,25 @@ class Converter {
   }
   static Status Padding(const tf::NodeDef& n, AttrMap* attrs) {
     std::string p = AttrS(n, "padding", "VALID");
-    if (p == "SAME")
+    if (p == "SAME") {
       (*attrs)["auto_pad"] = std::string("SAME_UPPER");
-    else if (p == "VALID")
+    } else if (p == "VALID") {
       (*attrs)["auto_pad"] = std::string("VALID");
-    else
+    } else if (p == "EXPLICIT") {  // explicit_paddings: (before, after) per dim, in data_format order
+      std::vector<int64_t> e = AttrInts(n, "explicit_paddings");
+      const int r = static_cast<int>(e.size() / 2);
+      if (r < 3 || e.size() % 2) return InvalidArgument("explicit_paddings of {} values", e.size());
+      const bool last = ChannelsLast(n);
+      std::vector<int64_t> pads(2 * (r - 2));
+      for (int i = 0; i < r - 2; ++i) {
+        int d = last ? 1 + i : 2 + i;
+        pads[i] = e[2 * d];
+        pads[r - 2 + i] = e[2 * d + 1];
+      }
+      (*attrs)["pads"] = pads;
+    } else {
       return Unsupported("padding '{}'", p);
+    }
     return Status::Ok();
   }
 
@@ -1260,6 +1273,46 @@ Status Converter::Convert(const tf::NodeDef& n) {
     SetOut({a, b});
     return Status::Ok();
   }
+  if (op == "Expm1") {
+    GE_RETURN_IF_ERROR(need(1));
+    SetOut1(Emit("Sub", {Emit1("Exp", {V(*in[0])}), C(ScalarOf(in[0]->dt, 1))}, {}, 1, true)[0], in[0]->rank,
+            in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "Unique") {  // y (first-occurrence order), idx (out_idx)
+    GE_RETURN_IF_ERROR(need(1));
+    std::vector<ValueId> u = Emit("Unique", {V(*in[0])}, {{"sorted", int64_t{0}}, {"axis", int64_t{0}}}, 4);
+    DataType it = AttrT(n, "out_idx");
+    if (it == DT_UNDEFINED) it = DT_INT32;
+    ValueId y = g_->AddValue(cur_), idx = g_->AddValue(cur_ + ":1");
+    g_->AddNode(cur_, "Identity", {u[0]}, {y});
+    g_->AddNode(cur_ + "/_ge_idx", "Cast", {u[2]}, {idx}, {{"to", int64_t{ToOnnxDataType(it)}}});
+    TRef a, b;
+    a.v = y;
+    a.rank = b.rank = 1;
+    a.dt = in[0]->dt;
+    b.v = idx;
+    b.dt = it;
+    SetOut({a, b});
+    return Status::Ok();
+  }
+  if (op == "ReverseSequence") {
+    GE_RETURN_IF_ERROR(need(2));
+    AttrMap attrs = {{"batch_axis", AttrI(n, "batch_dim")}, {"time_axis", AttrI(n, "seq_dim")}};
+    SetOut1(Emit("ReverseSequence", {V(*in[0]), I64(*in[1])}, attrs, 1, true)[0], in[0]->rank, in[0]->dt);
+    return Status::Ok();
+  }
+  if (op == "MatrixBandPart") {  // the band num_lower below and num_upper above the diagonal (-1: all)
+    GE_RETURN_IF_ERROR(need(3));
+    std::vector<int64_t> lo, up;
+    GE_RETURN_IF_ERROR(Ints(in[1], "num_lower", &lo));
+    GE_RETURN_IF_ERROR(Ints(in[2], "num_upper", &up));
+    ValueId x = V(*in[0]);
+    if (up.at(0) >= 0) x = Emit1("Trilu", {x, C(IntTensor(DT_INT64, {}, {up[0]}))}, {{"upper", int64_t{0}}});
+    if (lo.at(0) >= 0) x = Emit1("Trilu", {x, C(IntTensor(DT_INT64, {}, {-lo[0]}))}, {{"upper", int64_t{1}}});
+    SetOut1(Emit("Identity", {x}, {}, 1, true)[0], in[0]->rank, in[0]->dt);
+    return Status::Ok();
+  }
   if (op == "ListDiff" || op == "SetDiff1D") {  // constants only (folded)
     return Unsupported("{} of run-time values", op);
   }
@@ -1574,14 +1627,19 @@ Status Converter::Convert(const tf::NodeDef& n) {
     SetOut1(Spatial(n, "ConvTranspose", V(*in[2]), {w}, attrs, r), r, in[2]->dt);
     return Status::Ok();
   }
-  if (op == "MaxPool" || op == "AvgPool" || op == "MaxPool3D" || op == "AvgPool3D") {
-    GE_RETURN_IF_ERROR(need(1));
+  if (op == "MaxPool" || op == "AvgPool" || op == "MaxPool3D" || op == "AvgPool3D" || op == "MaxPoolV2") {
+    GE_RETURN_IF_ERROR(need(op == "MaxPoolV2" ? 3 : 1));
     const int r = op.back() == 'D' ? 5 : 4;
     bool last = ChannelsLast(n);
     AttrMap attrs;
     GE_RETURN_IF_ERROR(Padding(n, &attrs));
-    attrs["strides"] = Spatial(AttrInts(n, "strides"), last, r);
-    attrs["kernel_shape"] = Spatial(AttrInts(n, "ksize"), last, r);
+    std::vector<int64_t> ksize = AttrInts(n, "ksize"), strides = AttrInts(n, "strides");
+    if (op == "MaxPoolV2") {  // ksize and strides as inputs
+      GE_RETURN_IF_ERROR(Ints(in[1], "ksize", &ksize));
+      GE_RETURN_IF_ERROR(Ints(in[2], "strides", &strides));
+    }
+    attrs["strides"] = Spatial(strides, last, r);
+    attrs["kernel_shape"] = Spatial(ksize, last, r);
     std::string type = op.rfind("Max", 0) == 0 ? "MaxPool" : "AveragePool";
     SetOut1(Spatial(n, type, V(*in[0]), {}, attrs, r), r, in[0]->dt);
     return Status::Ok();
