@@ -16,13 +16,14 @@ struct RunArgs {
   std::vector<std::string> outputs;       // FILE.npy, one per model output, in order
   std::vector<std::string> input_shapes;  // NAME=1,3,224,224 (for dynamic dims)
   std::string mode = "auto";
-  bool report = false;      // print the segments and the memory report
-  int opt_level = 2;        // -O0 / -O1 / -O2, or --opt-level N
-  std::string dump_graph;   // write the compiled graph in the textual IR (graph_text.h) here
-  double timeout_s = 0;     // > 0: exit 124 with an error once this many seconds have passed
-  std::string profile;      // --profile: write a Chrome trace-event JSON file here
-  std::string inputs_npz;   // --inputs FILE.npz: every input by name
-  std::string outputs_npz;  // --outputs FILE.npz: every output by name
+  bool report = false;                    // print the segments and the memory report
+  int opt_level = 2;                      // -O0 / -O1 / -O2, or --opt-level N
+  std::string dump_graph;                 // write the compiled graph in the textual IR (graph_text.h) here
+  double timeout_s = 0;                   // > 0: exit 124 with an error once this many seconds have passed
+  std::string profile;                    // --profile: write a Chrome trace-event JSON file here
+  std::string inputs_npz;                 // --inputs FILE.npz: every input by name
+  std::string outputs_npz;                // --outputs FILE.npz: every output by name
+  std::vector<std::string> output_nodes;  // --output-node NAME[:k]: the graph outputs instead of the model's
 };
 
 int RunCommand(const RunArgs& args);

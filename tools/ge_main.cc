@@ -9,7 +9,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   ge::tool::RunArgs run;
   auto* run_cmd = app.add_subcommand("run", "run a model once and print its outputs");
-  run_cmd->add_option("model", run.model, "model file (.onnx)")->required();
+  run_cmd->add_option("model", run.model, "model file (.onnx, .gem, TensorFlow .pb/.pbtxt)")->required();
   run_cmd->add_option("--input", run.inputs, "NAME=FILE.npy (repeatable)");
   run_cmd->add_option("--output", run.outputs, "FILE.npy, one per model output in order (repeatable)");
   run_cmd->add_option("--input-shape", run.input_shapes, "NAME=D0,D1,... for inputs with dynamic dims");
@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
                       "open it in ui.perfetto.dev or chrome://tracing");
   run_cmd->add_option("--inputs", run.inputs_npz, "FILE.npz holding the inputs by name (np.savez)");
   run_cmd->add_option("--outputs", run.outputs_npz, "write every output by name to FILE.npz");
+  run_cmd->add_option("--output-node", run.output_nodes,
+                      "NAME[:k]: make this value a graph output (repeatable, in order; a TensorFlow graph's node "
+                      "or node:k, an ONNX graph's value name) instead of the model's outputs");
   ge::tool::BenchArgs bench;
   auto* bench_cmd =
       app.add_subcommand("bench", "compile once, time repeated runs (min, median, p90 per run and per op)");

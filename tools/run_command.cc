@@ -59,6 +59,7 @@ int RunCommand(const RunArgs& args) {
   ModelOptions options;
   options.mode = args.mode;
   options.opt_level = args.opt_level;
+  options.output_nodes = args.output_nodes;
   if (Status shapes = ParseInputShapes(args.input_shapes, &options.input_shapes); !shapes.ok()) {
     fmt::print(stderr, "error: {}\n", shapes.message());
     return 1;

@@ -39,6 +39,9 @@ struct ModelOptions {
   // Shape specialization: these inputs' dims are fixed at compile time (a model with symbolic
   // batch or sequence dims becomes static and runs sunk); runs must then give exactly them.
   std::map<std::string, std::vector<int64_t>> input_shapes;
+  // The graph outputs, in this order, instead of the model's own (`ge run --output-node`): a
+  // TensorFlow graph's `node` or `node:k`, an ONNX graph's value names. Empty: the model's.
+  std::vector<std::string> output_nodes;
 };
 
 // Run and RunWithDeviceBuffers are safe from any number of threads: one run at a time uses the

@@ -12,6 +12,7 @@
 #include "executor/sink_executor.h"
 #include "graph/graph_text.h"
 #include "parser/onnx/onnx_parser.h"
+#include "parser/tf/tf_parser.h"
 #include "register/custom_op_loader.h"
 #include "runtime/device_init.h"
 
@@ -20,6 +21,27 @@ namespace ge {
 Model::~Model() = default;
 
 namespace {
+
+// An ONNX graph's outputs replaced by the named values (ModelOptions::output_nodes).
+Status SelectOutputs(const std::vector<std::string>& names, Graph* graph) {
+  if (names.empty()) return Status::Ok();
+  std::vector<ValueId> outs;
+  for (const std::string& n : names) {
+    ValueId v = graph->FindValue(n);
+    if (v == kNoValue) return InvalidArgument("output '{}': the graph has no value of that name", n);
+    outs.push_back(v);
+  }
+  graph->mutable_outputs() = outs;
+  return Status::Ok();
+}
+
+// A model file by its content: a TensorFlow GraphDef (binary or text) or an ONNX model.
+Status LoadModelFile(const std::string& path, const ModelOptions& options, std::shared_ptr<Graph>* graph) {
+  if (IsTensorFlowFile(path)) return LoadTensorFlowModel(path, graph, options.output_nodes);
+  GE_RETURN_IF_ERROR(LoadOnnxModel(path, graph));
+  Status st = SelectOutputs(options.output_nodes, graph->get());
+  return st.ok() ? st : st.Prepend(path + ": ");
+}
 
 // No exception leaves the API: allocation failures (a huge tensor) and internal errors become a
 // Status.
@@ -129,7 +151,7 @@ Status Model::Load(const std::string& path, const ModelOptions& options, std::un
     std::shared_ptr<Graph> graph;
     {
       trace::Step step("parse");
-      GE_RETURN_IF_ERROR(LoadOnnxModel(path, &graph));
+      GE_RETURN_IF_ERROR(LoadModelFile(path, options, &graph));
     }
     std::unique_ptr<Model> m(new Model());
     m->graph_ = std::move(graph);
@@ -186,7 +208,7 @@ Status Model::CompileToFile(const std::string& model_path, const ModelOptions& o
     if (options.prefer_fallback)
       return InvalidArgument("{}: an offline model never takes the fallback path (prefer_fallback)", model_path);
     std::shared_ptr<Graph> graph;
-    GE_RETURN_IF_ERROR(LoadOnnxModel(model_path, &graph));
+    GE_RETURN_IF_ERROR(LoadModelFile(model_path, options, &graph));
     CompileOptions copt = ToCompileOptions(options);
     copt.offline = true;
     std::unique_ptr<CompiledGraph> compiled;
@@ -214,7 +236,13 @@ Status Model::LoadFromMemory(const void* data, size_t size, const ModelOptions& 
       return LoadOfflineCompiled(std::move(compiled), info, name, options, out);
     }
     std::shared_ptr<Graph> graph;
-    Status st = LoadOnnxModelFromBytes(std::string(static_cast<const char*>(data), size), "", &graph);
+    std::string bytes(static_cast<const char*>(data), size);
+    Status st =
+        LooksLikeTensorFlowGraph(bytes.substr(0, 256))
+            ? LoadTensorFlowModelFromBytes(bytes, static_cast<uint8_t>(bytes[0]) != 0x0a, &graph, options.output_nodes)
+            : LoadOnnxModelFromBytes(bytes, "", &graph);
+    if (st.ok() && !LooksLikeTensorFlowGraph(bytes.substr(0, 256)))
+      st = SelectOutputs(options.output_nodes, graph.get());
     if (!st.ok()) return st.Prepend(name + ": ");
     std::unique_ptr<Model> m(new Model());
     m->graph_ = std::move(graph);

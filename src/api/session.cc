@@ -13,7 +13,9 @@
 #include "base/log.h"
 #include "ge/ge_api.h"
 #include "ge/onnx_parser.h"
+#include "ge/tensorflow_parser.h"
 #include "parser/onnx/onnx_parser.h"
+#include "parser/tf/tf_parser.h"
 #include "register/custom_op_loader.h"
 #include "runtime/device_init.h"
 
@@ -404,8 +406,7 @@ namespace {
 graphStatus ParseInto(const std::map<AscendString, AscendString>& params, Graph& graph,
                       const std::function<Status(std::shared_ptr<Graph>*)>& load) {
   Status st = Guarded([&] {
-    if (!params.empty())
-      return InvalidArgument("aclgrphParseONNX: parser parameter '{}' is not supported", params.begin()->first.str());
+    if (!params.empty()) return InvalidArgument("parser parameter '{}' is not supported", params.begin()->first.str());
     GE_RETURN_IF_ERROR(LoadCustomOpLibsFromEnv());
     std::shared_ptr<Graph> g;
     GE_RETURN_IF_ERROR(load(&g));
@@ -428,6 +429,36 @@ graphStatus aclgrphParseONNX(const char* model_file, const std::map<AscendString
     return GRAPH_PARAM_INVALID;
   }
   return ParseInto(parser_params, graph, [&](std::shared_ptr<Graph>* g) { return LoadOnnxModel(model_file, g); });
+}
+
+graphStatus aclgrphParseTensorFlow(const char* model_file, const std::map<AscendString, AscendString>& parser_params,
+                                   Graph& graph) {
+  if (model_file == nullptr) {
+    Remember(InvalidArgument("aclgrphParseTensorFlow: model_file is null"));
+    return GRAPH_PARAM_INVALID;
+  }
+  std::map<AscendString, AscendString> rest = parser_params;
+  std::vector<std::string> outputs;
+  for (auto it = rest.begin(); it != rest.end();) {
+    if (std::string(it->first.str()) == "out_nodes") {
+      std::string list = it->second.str();
+      size_t start = 0;
+      while (start <= list.size()) {
+        size_t end = list.find(';', start);
+        if (end == std::string::npos) end = list.size();
+        if (end > start) outputs.push_back(list.substr(start, end - start));
+        start = end + 1;
+      }
+      it = rest.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return ParseInto(rest, graph, [&](std::shared_ptr<Graph>* g) { return LoadTensorFlowModel(model_file, g, outputs); });
+}
+
+graphStatus aclgrphParseTensorFlow(const char* model_file, Graph& graph) {
+  return aclgrphParseTensorFlow(model_file, {}, graph);
 }
 
 graphStatus aclgrphParseONNXFromMem(const char* buffer, size_t size,
