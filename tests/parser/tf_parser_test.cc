@@ -242,7 +242,9 @@ TEST(TfParser, CorruptedFilesGiveErrors) {
       std::string c = bytes;
       c[i] = static_cast<char>(b);
       Status s = LoadTensorFlowModelFromBytes(c, false, &g);
-      if (!s.ok()) EXPECT_FALSE(s.message().empty());
+      if (!s.ok()) {
+        EXPECT_FALSE(s.message().empty());
+      }
     }
   }
 }
