@@ -412,7 +412,6 @@ HostTensor ReadTensorInline(Reader& r, const char* what) {
 struct WeightSection {
   std::shared_ptr<void> owner;  // the mapped file: weights alias it instead of being copied
   const uint8_t* base = nullptr;
-  uint64_t size = 0;
   std::vector<std::pair<uint64_t, uint64_t>> blobs;  // offset, bytes
   std::vector<std::vector<HostTensor>> made;         // per blob: the tensors made from it (shared bytes)
 };
@@ -822,11 +821,6 @@ Status ValidateProgram(const Graph& g, const SinkProgram& p) {
   return Status::Ok();
 }
 
-Status ValidateGraphIds(const Graph& g) {
-  GE_RETURN_IF_ERROR(g.Verify());
-  return Status::Ok();
-}
-
 }  // namespace
 
 uint64_t GemChecksum(const uint8_t* data, size_t size) {
@@ -1016,7 +1010,6 @@ Status Deserialize(const uint8_t* data, size_t size, const std::string& source, 
   WeightSection ws;
   ws.owner = std::move(owner);
   ws.base = data + weights_offset;
-  ws.size = weights_bytes;
   const uint32_t nb = r.Count(16, "weights");
   for (uint32_t i = 0; i < nb && r.ok(); ++i) {
     const uint64_t off = r.U64(), bytes = r.U64();
@@ -1034,7 +1027,7 @@ Status Deserialize(const uint8_t* data, size_t size, const std::string& source, 
   if (r.ok() && graphs.empty()) r.Fail("no graph");
   if (!r.ok()) return fail(r.error());
   for (const auto& g : graphs) {
-    Status st = ValidateGraphIds(*g);
+    Status st = g->Verify();
     if (!st.ok()) return fail(st.message());
   }
   compiled->graph = graphs[0];
