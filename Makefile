@@ -7,6 +7,8 @@
 #                        run of each fuzzer), the runtime/stream/concurrency tests under TSan
 #   make fuzz            the libFuzzer harnesses (fuzz/), FUZZ_SECONDS each (default 60)
 #   make bench           build the benchmarks (see bench/README.md)
+#   make install-python  build, then make `import ge` work in Debian's /usr/bin/python3 (a .pth
+#                        file pointing at $(BUILD)/python; rebuilds are picked up)
 
 BUILD ?= build
 JOBS ?= $(shell nproc)
@@ -15,7 +17,7 @@ PY := /usr/bin/python3
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps configure build run test test-models test-sanitize fuzz bench clean
+.PHONY: all deps configure build run test test-models test-sanitize fuzz bench clean install-python
 
 all: build
 
@@ -49,6 +51,13 @@ fuzz: deps
 
 bench: build
 	@echo "benchmarks built in $(BUILD)/bench; see bench/README.md"
+
+# The package stays in the build tree (the extension links $(BUILD)/src/libge.so): a .pth file in
+# Debian's site-packages (/usr/local/lib/python3.X/dist-packages) adds $(BUILD)/python to sys.path.
+install-python: build
+	@site=$$($(PY) -c 'import site; print(site.getsitepackages()[0])') && mkdir -p "$$site" && \
+	  realpath $(BUILD)/python > "$$site/ge.pth" && \
+	  cd / && $(PY) -c 'import ge; print("installed ge for $(PY) from", ge.__file__)'
 
 
 clean:

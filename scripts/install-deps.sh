@@ -15,6 +15,7 @@ PACKAGES=(
   zlib1g-dev  # .npz files (ge run --inputs/--outputs): deflated entries
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-numpy python3-onnx python3-torch python3-torchvision
+  pybind11-dev python3-dev python3-pytest  # the `ge` Python package (python/) and its tests
   clang libclang-rt-14-dev libomp-dev
 )
 

@@ -1,0 +1,134 @@
+"""ge.torch.compile on torchvision and torch.nn models, static and dynamic, against eager PyTorch."""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+torchvision = pytest.importorskip("torchvision")
+nn = torch.nn
+
+import ge.torch  # noqa: E402
+from conftest import assert_close  # noqa: E402
+
+
+def _randomize_batch_norm(model):
+    """Non-trivial running statistics, so that batch norm is really tested."""
+    g = torch.Generator().manual_seed(1)
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.copy_(torch.rand(m.num_features, generator=g) * 0.2 - 0.1)
+            m.running_var.copy_(torch.rand(m.num_features, generator=g) + 0.5)
+    return model
+
+
+def _check(compiled, model, inputs, what):
+    with torch.no_grad():
+        ref = model(*inputs)
+    got = compiled(*inputs)
+    refs = ref if isinstance(ref, (tuple, list)) else (ref,)
+    gots = got if isinstance(got, (tuple, list)) else (got,)
+    flat = lambda xs: [t for x in xs for t in (flat(x) if isinstance(x, (tuple, list)) else [x])]
+    for i, (g, r) in enumerate(zip(flat(gots), flat(refs))):
+        assert_close(g.numpy(), r.numpy(), f"{what} output {i}")
+
+
+def _models():
+    torch.manual_seed(0)
+    resnet = _randomize_batch_norm(torchvision.models.resnet18(num_classes=10)).eval()
+    mobilenet = _randomize_batch_norm(torchvision.models.mobilenet_v3_small(num_classes=10)).eval()
+    layer = nn.TransformerEncoderLayer(d_model=32, nhead=4, dim_feedforward=64, batch_first=True)
+    encoder = nn.TransformerEncoder(layer, num_layers=2).eval()
+    lstm = nn.LSTM(input_size=8, hidden_size=16, num_layers=2).eval()
+    image = lambda n: torch.randn(n, 3, 64, 64)
+    return {
+        # name: (model, example maker taking (batch, seq), dims dynamic=True leaves static)
+        "resnet18": (resnet, lambda b, s: (image(b),), True),
+        "mobilenet_v3_small": (mobilenet, lambda b, s: (image(b),), True),
+        "transformer_encoder": (encoder, lambda b, s: (torch.randn(b, s, 32),), [(0, 1)]),
+        "lstm": (lstm, lambda b, s: (torch.randn(s, b, 8),), [(0, 1)]),  # [seq, batch, feature]
+    }
+
+
+MODELS = _models()
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_static(name):
+    model, make, _ = MODELS[name]
+    compiled = ge.torch.compile(model, make(2, 6))
+    assert not compiled.fallbacks, compiled.report()
+    assert all(s["model"].mode == "sink" for s in compiled.segments), compiled.report()
+    _check(compiled, model, make(2, 6), name)
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_dynamic(name):
+    model, make, dynamic = MODELS[name]
+    compiled = ge.torch.compile(model, make(2, 6), dynamic=dynamic)
+    assert not compiled.fallbacks, compiled.report()
+    for batch, seq in [(1, 4), (3, 7)]:
+        _check(compiled, model, make(batch, seq), f"{name} batch {batch} seq {seq}")
+
+
+def test_static_shapes_are_checked():
+    model, make, _ = MODELS["lstm"]
+    compiled = ge.torch.compile(model, make(2, 6))
+    with pytest.raises(ge.GeError, match=r"input 'input_0': expected float32\[6, 2, 8\]"):
+        compiled(*make(3, 6))
+
+
+@torch.fx.wrap
+def signed_sqrt(x):
+    """A Python function GE has no converter for (fx records it as one call)."""
+    return torch.sign(x) * torch.sqrt(torch.abs(x))
+
+
+class WithFallbacks(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.fc = nn.Linear(4 * 8 * 8, 5)
+
+    def forward(self, x):
+        y = torch.relu(self.conv(x))
+        y = torch.fft.fft2(y).abs()  # complex values: PyTorch eager
+        y = signed_sqrt(y - 0.5)
+        return self.fc(y.view(y.size(0), -1)), y.mean()
+
+
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_fallback_matches_eager_and_is_reported(dynamic):
+    torch.manual_seed(0)
+    model = WithFallbacks().eval()
+    compiled = ge.torch.compile(model, (torch.randn(2, 3, 8, 8),), dynamic=dynamic)
+    reasons = {f["target"]: f["reason"] for f in compiled.fallbacks}
+    assert any("fft2" in t and "no converter" in r for t, r in reasons.items()), compiled.report()
+    assert any("signed_sqrt" in t for t in reasons), compiled.report()
+    assert any("complex" in r for r in reasons.values()), compiled.report()  # Tensor.abs of a complex tensor
+    report = compiled.report()
+    assert "signed_sqrt" in report and "fft2" in report
+    assert len(compiled.segments) >= 2
+    for batch in ([2] if not dynamic else [1, 3]):
+        _check(compiled, model, (torch.randn(batch, 3, 8, 8),), f"fallback batch {batch}")
+
+
+def test_multihead_attention_with_weights_and_causal_mask():
+    torch.manual_seed(0)
+    mha = nn.MultiheadAttention(16, 2).eval()  # [seq, batch, embed]
+    mask = nn.Transformer.generate_square_subsequent_mask(5)
+
+    class Causal(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.mha = mha
+            self.register_buffer("mask", mask)
+
+        def forward(self, x):
+            return self.mha(x, x, x, attn_mask=self.mask)
+
+    model = Causal().eval()
+    x = torch.randn(5, 3, 16)
+    compiled = ge.torch.compile(model, (x,), dynamic=[(1,)])
+    assert not compiled.fallbacks, compiled.report()
+    _check(compiled, model, (x,), "attention")
+    _check(compiled, model, (torch.randn(5, 2, 16),), "attention batch 2")
