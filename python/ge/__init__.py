@@ -102,12 +102,18 @@ class Model:
 
     @property
     def mode(self):
+        """What "auto" resolved to: "sink", "host" or "mixed"."""
         return self._impl.mode
+
+    @property
+    def offline(self):
+        """True when loaded from a .gem."""
+        return self._impl.offline
 
     def save(self, path):
         """Writes the offline-compiled model (.gem) that ge.load() reads without compiling."""
         path = os.fspath(path)
-        if self._impl.info()["offline"]:
+        if self._impl.offline:
             if isinstance(self._source, bytes):
                 with open(path, "wb") as f:
                     f.write(self._source)

@@ -179,7 +179,9 @@ void BindModel(py::module_& m) {
           "graph_text", [](PyModel& p) { return p.model().GraphText(); }, "The compiled graph in GE's textual IR")
       .def_property_readonly("inputs", [](const PyModel& p) { return p.Descs(p.inputs()); })
       .def_property_readonly("outputs", [](const PyModel& p) { return p.Descs(p.outputs()); })
-      .def_property_readonly("mode", [](PyModel& p) { return p.model().mode(); });
+      .def_property_readonly("mode", [](PyModel& p) { return p.model().mode(); })
+      .def_property_readonly(
+          "offline", [](PyModel& p) { return p.model().offline(); }, "True when loaded from a .gem (compiled offline)");
 
   m.def("load_file", &LoadFile, py::arg("path"), py::arg("options"),
         "Loads an ONNX or TensorFlow model (compiling it) or a .gem (compiled offline)");

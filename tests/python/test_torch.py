@@ -132,3 +132,104 @@ def test_multihead_attention_with_weights_and_causal_mask():
     assert not compiled.fallbacks, compiled.report()
     _check(compiled, model, (x,), "attention")
     _check(compiled, model, (torch.randn(5, 2, 16),), "attention batch 2")
+
+
+class Functional(nn.Module):
+    """Functions and Tensor methods (call_function / call_method converters) in one module."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(8, 8)
+        self.norm = nn.LayerNorm(8)
+        self.register_buffer("scale", torch.linspace(0.5, 1.5, 8))
+
+    def forward(self, x):  # x: [batch, seq, 8]
+        b, s = x.size(0), x.shape[1]
+        y = torch.nn.functional.gelu(self.proj(x)) * self.scale
+        y = self.norm(y + x)
+        heads = y.view(b, s, 2, 4).permute(0, 2, 1, 3)              # [b, 2, s, 4]
+        att = torch.softmax(heads @ heads.transpose(-1, -2) / 2.0, dim=-1)
+        z = (att @ heads).transpose(1, 2).reshape(b, s, -1)          # [b, s, 8]
+        z = torch.cat([z[:, :1], z[:, 1:] * 0.5], dim=1)
+        z = torch.nn.functional.silu(z) - 1 + torch.sigmoid(-z).unsqueeze(-1).squeeze(-1)
+        z = torch.where(z > 0, z, z * 0.1).masked_fill(z < -0.5, 0.25) + (z >= 1).float()
+        pooled = z.mean(dim=1, keepdim=True).expand(b, s, 8)
+        w = torch.stack([pooled, z], dim=0).sum(0)
+        return torch.clamp(w, -2.0, 2.0).flatten(1), torch.exp(-w.abs()).sqrt()[..., 0]
+
+
+@pytest.mark.parametrize("dynamic", [False, [(0, 1)]])
+def test_functional_converters(dynamic):
+    torch.manual_seed(0)
+    model = Functional().eval()
+    compiled = ge.torch.compile(model, (torch.randn(2, 5, 8),), dynamic=dynamic)
+    assert not compiled.fallbacks, compiled.report()
+    sizes = [(2, 5)] if not dynamic else [(1, 3), (3, 6)]
+    for b, s in sizes:
+        _check(compiled, model, (torch.randn(b, s, 8),), f"functional {b}x{s}")
+
+
+def test_gru_and_bidirectional_lstm_batch_first():
+    torch.manual_seed(0)
+    for rnn in (nn.GRU(6, 10, 2, batch_first=True), nn.LSTM(6, 10, 2, batch_first=True, bidirectional=True)):
+        rnn = rnn.eval()
+        compiled = ge.torch.compile(rnn, (torch.randn(2, 5, 6),), dynamic=[(0, 1)])
+        assert not compiled.fallbacks, compiled.report()
+        for b, s in [(1, 3), (3, 4)]:
+            _check(compiled, rnn, (torch.randn(b, s, 6),), f"{type(rnn).__name__} {b}x{s}")
+
+
+def test_threads_share_a_compiled_module():
+    import threading
+    model, make, dynamic = MODELS["transformer_encoder"]
+    compiled = ge.torch.compile(model, make(2, 6), dynamic=dynamic)
+    inputs = [make(1 + t, 3 + t) for t in range(4)]
+    with torch.no_grad():
+        refs = [model(*x) for x in inputs]
+    errors = []
+
+    def worker(x, ref):
+        try:
+            for _ in range(5):
+                assert_close(compiled(*x).numpy(), ref.numpy())
+        except Exception as e:  # reported by the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(x, r)) for x, r in zip(inputs, refs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+class Scaled(nn.Module):
+    def forward(self, x, factor):
+        return torch.relu(x) * factor
+
+
+def test_non_tensor_inputs_are_compiled_in():
+    compiled = ge.torch.compile(Scaled(), (torch.randn(2, 3), 3))
+    x = torch.randn(2, 3)
+    assert_close(compiled(x, 3).numpy(), (torch.relu(x) * 3).numpy())
+    with pytest.raises(ValueError, match="input 1: compiled for the non-tensor value 3, got 4"):
+        compiled(x, 4)
+
+
+class InPlaceAndPromotion(nn.Module):
+    def forward(self, x):
+        y = torch.relu(x)
+        y.mul_(2)  # in place: eager, and the add below must see it
+        z = y + x
+        mask = (z > 0).long()
+        return z + mask * 0.5  # int64 * float: PyTorch's type promotion, left to eager
+
+
+def test_in_place_and_type_promotion_run_in_eager():
+    model = InPlaceAndPromotion()
+    compiled = ge.torch.compile(model, (torch.randn(3, 4),))
+    reasons = {f["target"]: f["reason"] for f in compiled.fallbacks}
+    assert "Tensor.mul_" in reasons, compiled.report()
+    assert any("type promotion" in r for r in reasons.values()), compiled.report()
+    x = torch.randn(3, 4)
+    _check(compiled, model, (x,), "in place")

@@ -47,7 +47,8 @@ def compile(module, example_inputs, dynamic=False, mode="auto", opt_level=2):
     meta, examples = tracing.record(gm, example_inputs, dyn)
     steps = splitter.Splitter(gm, meta, examples, tracing.depends_on_inputs(gm)).run()
     constants = {n: examples[n] for n in gm.graph.nodes if n not in tracing.depends_on_inputs(gm)}
-    return CompiledModule(gm, steps, constants, meta, mode, opt_level)
+    fixed = {i: x for i, x in enumerate(example_inputs) if not isinstance(x, torch.Tensor)}
+    return CompiledModule(gm, steps, constants, fixed, mode, opt_level)
 
 
 def _to_numpy(v):
@@ -59,13 +60,14 @@ def _to_numpy(v):
 class CompiledModule:
     """The module's GE segments and eager steps, run in order; call it like the module."""
 
-    def __init__(self, gm, steps, constants, meta, mode, opt_level):
+    def __init__(self, gm, steps, constants, fixed_inputs, mode, opt_level):
         self.graph_module = gm
         self._steps = steps
         self._constants = constants
         self._placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
         self._output = next(n for n in gm.graph.nodes if n.op == "output")
         self._models = {}
+        self._fixed_inputs = fixed_inputs  # input index -> a non-tensor example value (compiled in)
         for s in steps:
             if isinstance(s, splitter.Segment) and s.model_bytes is not None:
                 self._models[s.index] = ge.compile(s.model_bytes, mode=mode, opt_level=opt_level,
@@ -74,6 +76,11 @@ class CompiledModule:
     def __call__(self, *args):
         if len(args) != len(self._placeholders):
             raise TypeError(f"expected {len(self._placeholders)} input(s), got {len(args)}")
+        for i, x in enumerate(args):  # non-tensor inputs were compiled in as constants
+            if i in self._fixed_inputs and x != self._fixed_inputs[i]:
+                raise ValueError(f"input {i}: compiled for the non-tensor value {self._fixed_inputs[i]!r}, got {x!r}")
+            if i not in self._fixed_inputs and not isinstance(x, torch.Tensor):
+                raise TypeError(f"input {i}: expected a torch.Tensor, got {type(x).__name__}")
         env = dict(self._constants)
         env.update(zip(self._placeholders, args))
         with torch.no_grad():

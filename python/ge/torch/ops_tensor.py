@@ -1,4 +1,8 @@
-"""Converters for torch functions, operators and Tensor methods (call_function / call_method nodes)."""
+"""Converters for torch functions, operators and Tensor methods (call_function / call_method nodes).
+
+In-place methods (add_, relu_, ...) have none: they run in eager, where the mutation is seen by
+every later reader of the tensor.
+"""
 
 import math
 import operator
@@ -24,6 +28,17 @@ def dims_arg(args):
 
 # ---- elementwise -----------------------------------------------------------------------------
 
+def _check_promotion(a, b, ref):
+    """Operands GE computes in ref's dtype as PyTorch would; type promotion stays in eager."""
+    other = b if ref is a else a
+    if ref.dtype is None:
+        return
+    if isinstance(other, float) and not ref.dtype.is_floating_point:
+        raise Unsupported(f"{ref.dtype} tensor with a float scalar (type promotion)")
+    if isinstance(other, (V, torch.Tensor)) and other.dtype is not None and other.dtype != ref.dtype:
+        raise Unsupported(f"operands of dtypes {ref.dtype} and {other.dtype} (type promotion)")
+
+
 def _binary(op_type):
     def convert(g, a, b, *, alpha=None, out=None):
         if out is not None:
@@ -31,6 +46,7 @@ def _binary(op_type):
         if not isinstance(a, V) and not isinstance(b, V):
             raise Unsupported("no tensor operand")
         ref = a if isinstance(a, V) else b
+        _check_promotion(a, b, ref)
         a, b = g.like(a, ref), g.like(b, ref)
         if alpha is not None and alpha != 1:
             b = g.op("Mul", b, g.like(alpha, ref))
@@ -38,21 +54,22 @@ def _binary(op_type):
     return convert
 
 
-converter(operator.add, operator.iadd, torch.add, "add", "add_")(_binary("Add"))
-converter(operator.sub, operator.isub, torch.sub, "sub", "sub_")(_binary("Sub"))
-converter(operator.mul, operator.imul, torch.mul, "mul", "mul_")(_binary("Mul"))
+converter(operator.add, torch.add, "add")(_binary("Add"))
+converter(operator.sub, torch.sub, "sub")(_binary("Sub"))
+converter(operator.mul, torch.mul, "mul")(_binary("Mul"))
 converter(torch.pow, operator.pow, "pow")(_binary("Pow"))
 converter(torch.maximum, "maximum")(_binary("Max"))
 converter(torch.minimum, "minimum")(_binary("Min"))
 
 
-@converter(operator.truediv, operator.itruediv, torch.div, "div", "div_")
+@converter(operator.truediv, torch.div, "div")
 def div(g, a, b, *, rounding_mode=None):
     if rounding_mode is not None:
         raise Unsupported(f"rounding_mode={rounding_mode!r}")
     ref = a if isinstance(a, V) else b
     if ref.dtype is not None and not ref.dtype.is_floating_point:
         raise Unsupported("true division of integer tensors")
+    _check_promotion(a, b, ref)
     return g.op("Div", g.like(a, ref), g.like(b, ref))
 
 
@@ -77,7 +94,7 @@ def _unary(op_type, **attrs):
     return convert
 
 
-for _t, _op in [((torch.relu, F.relu, "relu", "relu_"), "Relu"), ((torch.sigmoid, F.sigmoid, "sigmoid"), "Sigmoid"),
+for _t, _op in [((torch.relu, F.relu, "relu"), "Relu"), ((torch.sigmoid, F.sigmoid, "sigmoid"), "Sigmoid"),
                 ((torch.tanh, F.tanh, "tanh"), "Tanh"), ((torch.exp, "exp"), "Exp"), ((torch.log, "log"), "Log"),
                 ((torch.sqrt, "sqrt"), "Sqrt"), ((torch.abs, "abs"), "Abs"), ((operator.neg, torch.neg, "neg"), "Neg"),
                 ((torch.erf, "erf"), "Erf"), ((torch.sin, "sin"), "Sin"), ((torch.cos, "cos"), "Cos"),
@@ -277,11 +294,6 @@ converter(torch.mean, "mean")(_reduce("ReduceMean", False))
 converter(torch.sum, "sum")(_reduce("ReduceSum", True))
 
 
-@converter("float")
-def to_float(g, x):
-    return g.op("Cast", x, to=onnx_type(torch.float32))
-
-
 @converter("to", "type")
 def to(g, x, *args, **kwargs):
     dtype = kwargs.get("dtype") or next((a for a in args if isinstance(a, torch.dtype)), None)
@@ -332,3 +344,47 @@ def getitem(g, x, index):
     if new_axes:
         y = g.op("Unsqueeze", y, g.const(np.array(new_axes, np.int64)))
     return y if y is not x else g.op("Identity", x)
+
+
+def _compare(op_type, negate=False):
+    def convert(g, a, b):
+        ref = a if isinstance(a, V) else b
+        _check_promotion(a, b, ref)
+        y = g.op(op_type, g.like(a, ref), g.like(b, ref))
+        return g.op("Not", y) if negate else y
+    return convert
+
+
+converter(operator.gt, torch.gt, "gt")(_compare("Greater"))
+converter(operator.lt, torch.lt, "lt")(_compare("Less"))
+converter(operator.ge, torch.ge, "ge")(_compare("GreaterOrEqual"))
+converter(operator.le, torch.le, "le")(_compare("LessOrEqual"))
+converter(operator.eq, torch.eq, "eq")(_compare("Equal"))
+converter(operator.ne, torch.ne, "ne")(_compare("Equal", negate=True))
+
+
+def _cast(dtype):
+    def convert(g, x):
+        return g.op("Cast", x, to=onnx_type(dtype))
+    return convert
+
+
+for _name, _dtype in [("long", torch.int64), ("int", torch.int32), ("bool", torch.bool), ("half", torch.float16),
+                      ("double", torch.float64), ("float", torch.float32)]:
+    converter(_name)(_cast(_dtype))
+
+
+@converter(torch.where)
+def where(g, cond, a, b):
+    ref = a if isinstance(a, V) else b
+    if not isinstance(ref, V):
+        raise Unsupported("where() without a tensor branch")
+    _check_promotion(a, b, ref)
+    return g.op("Where", g.value(cond), g.like(a, ref), g.like(b, ref))
+
+
+@converter("masked_fill")
+def masked_fill(g, x, mask, value):
+    if isinstance(value, float) and x.dtype is not None and not x.dtype.is_floating_point:
+        raise Unsupported("a float fill value for an integer tensor")
+    return g.op("Where", g.value(mask), g.like(value, x), x)

@@ -144,7 +144,11 @@ class Splitter:
 
         def attach(path):
             r, m = get_path(result, path), get_path(self.meta[n], path)
+            if isinstance(m, TensorMeta) and isinstance(r, torch.Tensor):
+                r = g.value(r)  # a constant tensor picked out of a container
             if not isinstance(r, V):
+                if isinstance(m, TensorMeta):
+                    raise Unsupported(f"converter returned {type(r).__name__} where PyTorch gives a tensor")
                 return r
             if r.name in taken:
                 r = g.op("Identity", r)
