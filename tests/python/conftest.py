@@ -2,7 +2,6 @@
 model suite's tolerance. References are computed with numpy or eager PyTorch, never with GE."""
 
 import numpy as np
-import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 

@@ -20,6 +20,17 @@ def test_compile_bytes_and_run(mlp):
     assert out["y"].dtype == np.float32
     assert_close(out["y"], mlp_reference(x, w, b), "y")
     assert_close(model(x)[0], mlp_reference(x, w, b), "positional")  # a list in input order
+    assert not out["y"].flags.owndata  # an array over GE's output buffer, not a copy
+
+
+def test_compile_model_proto(mlp):
+    import onnx
+    data, w, b = mlp
+    model = ge.compile(onnx.load_from_string(data))
+    x = np.ones((1, 4), np.float32)
+    assert_close(model.run({"x": x})["y"], mlp_reference(x, w, b))
+    with pytest.raises(ge.GeError, match="expected a model path"):
+        ge.compile(42)
 
 
 def test_compile_file_options_and_info(mlp, tmp_path):
@@ -144,6 +155,10 @@ def test_session_api(mlp):
             session.add_graph(7, graph)  # the id is taken
         with pytest.raises(ge.GeError):
             session.run_graph(99, [x])
+        session.add_graph(8, graph, {"ge.exec.mode": "sink"})
+        session.build_graph(8, [x])  # fixes the dynamic batch to 3
+        (y8,) = session.run_graph(8, [x])
+        assert_close(y8, mlp_reference(x, w, b))
         session.remove_graph(7)
         del session
     finally:

@@ -1,6 +1,5 @@
 """ge.torch.compile on torchvision and torch.nn models, static and dynamic, against eager PyTorch."""
 
-import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -233,3 +232,27 @@ def test_in_place_and_type_promotion_run_in_eager():
     assert any("type promotion" in r for r in reasons.values()), compiled.report()
     x = torch.randn(3, 4)
     _check(compiled, model, (x,), "in place")
+
+
+@torch.fx.wrap
+def cube_root(x):
+    return torch.sign(x) * torch.abs(x) ** (1.0 / 3)
+
+
+@ge.torch.converter(cube_root)
+def _convert_cube_root(g, x):
+    """A user's converter: registered like the built-in ones."""
+    return g.op("Mul", g.op("Sign", x), g.op("Pow", g.op("Abs", x), g.like(1.0 / 3, x)))
+
+
+class CubeRoot(nn.Module):
+    def forward(self, x):
+        return cube_root(x) + 1
+
+
+@pytest.mark.parametrize("mode,opt_level", [("host", 0), ("sink", 2)])
+def test_user_converter_and_options(mode, opt_level):
+    compiled = ge.torch.compile(CubeRoot(), (torch.randn(4, 5),), mode=mode, opt_level=opt_level)
+    assert not compiled.fallbacks, compiled.report()
+    assert compiled.segments[0]["model"].mode == mode
+    _check(compiled, CubeRoot(), (torch.randn(4, 5),), f"cube root {mode}")

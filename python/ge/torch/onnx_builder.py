@@ -5,7 +5,6 @@ dtype and shape, with `dyn` marking the dims that vary between runs (symbolic in
 """
 
 import numpy as np
-import onnx
 import torch
 from onnx import TensorProto, helper, numpy_helper
 

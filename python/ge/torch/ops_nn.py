@@ -3,7 +3,6 @@
 Weights become initializers: a compiled module runs with the values they had at compile time.
 """
 
-import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
