@@ -79,6 +79,12 @@ def test_wrong_input_shape_names_the_input(mlp):
         model.run({})
     with pytest.raises(ge.GeError, match="unknown input 'z'"):
         model.run({"x": np.zeros((2, 4), np.float32), "z": 1})
+    with pytest.raises(ge.GeError, match="input 'x': numpy dtype object is not supported"):
+        model.run({"x": np.zeros((2, 4), object)})
+    with pytest.raises(ge.GeError, match="expected a dict of input name -> array or a list of arrays, got str"):
+        model.run("x")
+    with pytest.raises(ge.GeError, match=r"expected 1 input\(s\) \('x'\), got 2"):
+        model.run([np.zeros((2, 4), np.float32)] * 2)
     with pytest.raises(ge.GeError, match="mode 'fast'"):
         ge.compile(mlp[0], mode="fast")
 
