@@ -32,18 +32,28 @@ def _dynamic_dims(dynamic, example_inputs):
     return [tuple(d) for d in dims]
 
 
-def compile(module, example_inputs, dynamic=False, mode="auto", opt_level=2):
+def compile(module, example_inputs, dynamic=False, mode="auto", opt_level=2, training=False):
     """Compiles `module` (in its current train/eval mode; weights as they are now) for inputs like `example_inputs`.
 
     dynamic: False (every dim as in the examples), True (dim 0 of each input symbolic: any batch size),
     or per input a tuple of symbolic dims, e.g. [(0, 1)] for batch and sequence.
-    Returns a CompiledModule, callable like the module.
+    Returns a CompiledModule, callable like the module. training=True: see ge.torch.training.compile
+    (forward and backward graphs on GE; the parameters are read at every call).
     """
     if not isinstance(module, torch.nn.Module):
         raise TypeError(f"ge.torch.compile: expected a torch.nn.Module, got {type(module).__name__}")
     example_inputs = tuple(example_inputs) if isinstance(example_inputs, (tuple, list)) else (example_inputs,)
-    dyn = _dynamic_dims(dynamic, example_inputs)
+    if training:
+        if dynamic:
+            raise ValueError("ge.torch.compile: training=True compiles static shapes only (dynamic=False)")
+        from . import training as training_
+        return training_.compile(module, mode=mode, opt_level=opt_level)
     gm = tracing.trace(module, len(example_inputs))
+    return compile_graph_module(gm, example_inputs, _dynamic_dims(dynamic, example_inputs), mode, opt_level)
+
+
+def compile_graph_module(gm, example_inputs, dyn, mode="auto", opt_level=2):
+    """The CompiledModule of an fx GraphModule (traced here, or handed over by AOTAutograd)."""
     meta, examples = tracing.record(gm, example_inputs, dyn)
     steps = splitter.Splitter(gm, meta, examples, tracing.depends_on_inputs(gm)).run()
     constants = {n: examples[n] for n in gm.graph.nodes if n not in tracing.depends_on_inputs(gm)}
