@@ -57,3 +57,38 @@ def convolution(g, x, weight, bias, stride, padding, dilation, transposed, outpu
     kernel = list(weight.shape[2:])  # a V's example shape, or a constant tensor's
     return g.op("Conv", x, weight, bias, strides=list(stride), pads=list(padding) * 2, dilations=list(dilation),
                 group=int(groups), kernel_shape=kernel)
+
+
+def _i64(*v):
+    return np.array(v, np.int64)
+
+
+@converter(aten.convolution_backward.default)
+def convolution_backward(g, grad_out, x, weight, bias_sizes, stride, padding, dilation, transposed, output_padding,
+                         groups, output_mask):
+    """2-D, ungrouped: the input's gradient is a transposed convolution of the output's gradient; the
+    weight's is a convolution of the input by the output's gradient (batch as channels, stride and
+    dilation swapped); the bias's a sum."""
+    if transposed or groups != 1 or x.rank != 4:
+        raise Unsupported("convolution_backward: only 2-D, ungrouped, not transposed")
+    k = list(weight.shape[2:])
+    spatial_in, spatial_out = x.shape[2:], grad_out.shape[2:]
+    grad_input = grad_weight = grad_bias = None
+    if output_mask[0]:
+        extra = [i - ((o - 1) * s - 2 * p + d * (kk - 1) + 1)
+                 for i, o, s, p, d, kk in zip(spatial_in, spatial_out, stride, padding, dilation, k)]
+        grad_input = g.op("ConvTranspose", grad_out, weight, strides=list(stride), pads=list(padding) * 2,
+                          dilations=list(dilation), output_padding=extra, kernel_shape=k)
+    if output_mask[1]:
+        xt = g.op("Transpose", x, perm=[1, 0, 2, 3])
+        gt = g.op("Transpose", grad_out, perm=[1, 0, 2, 3])
+        w = g.op("Conv", xt, gt, strides=list(dilation), dilations=list(stride), pads=list(padding) * 2,
+                 kernel_shape=list(spatial_out))
+        full = [(i + 2 * p - s * (o - 1) - 1) // d + 1
+                for i, o, s, p, d in zip(spatial_in, spatial_out, stride, padding, dilation)]
+        if full != k:  # the convolution reaches past the kernel: keep the kernel's extent
+            w = g.op("Slice", w, g.const(_i64(0, 0)), g.const(_i64(*k)), g.const(_i64(2, 3)))
+        grad_weight = g.op("Transpose", w, perm=[1, 0, 2, 3])
+    if output_mask[2]:
+        grad_bias = g.op("ReduceSum", grad_out, g.const(_i64(0, 2, 3)), keepdims=0)
+    return grad_input, grad_weight, grad_bias
