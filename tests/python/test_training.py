@@ -57,3 +57,21 @@ def test_cnn_training_follows_eager(name):
     for step, (a, b) in enumerate(zip(got, ref)):
         assert abs(a - b) <= 1e-3 * abs(b), f"step {step}: loss {a} on GE, {b} in eager\n{compiled.report()}"
     assert ref[-1] < ref[0]  # it learned something
+
+
+def test_parameters_without_gradients_are_left_alone():
+    torch.manual_seed(0)
+    used, unused = nn.Linear(3, 2), nn.Linear(3, 2)
+    eager_used, eager_unused = copy.deepcopy(used), copy.deepcopy(unused)
+    ge_opt = optim.SGD(list(used.parameters()) + list(unused.parameters()), lr=0.1, momentum=0.9)
+    eager_opt = torch.optim.SGD(list(eager_used.parameters()) + list(eager_unused.parameters()), lr=0.1,
+                                momentum=0.9)
+    x = torch.randn(4, 3)
+    for step in range(3):
+        for m, opt in ((used, ge_opt), (eager_used, eager_opt)):
+            opt.zero_grad()
+            m(x).square().sum().backward()
+            opt.step()
+    for a, b in zip(list(used.parameters()) + list(unused.parameters()),
+                    list(eager_used.parameters()) + list(eager_unused.parameters())):
+        assert torch.allclose(a, b, rtol=1e-5, atol=1e-6)

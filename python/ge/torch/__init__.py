@@ -14,7 +14,7 @@ import torch
 
 import ge
 
-from . import splitter, tracing
+from . import optim, splitter, tracing  # noqa: F401  (optim: ge.torch.optim)
 from .registry import Unsupported, converter  # noqa: F401  (public: custom converters)
 
 __all__ = ["compile", "CompiledModule", "converter", "Unsupported"]

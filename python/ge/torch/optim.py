@@ -1,6 +1,7 @@
 """Optimizers whose update step runs as one GE graph over all parameters (flattened into one
 vector): SGD with momentum and Adam, with PyTorch's update formulas (torch.optim, 1.13), so that
-training follows eager PyTorch. The state (momentum, moments) is kept between steps.
+training follows eager PyTorch. The state (momentum, moments) is kept between steps; a parameter
+without a gradient is left as it is (Adam's step count is shared by all parameters).
 """
 
 import math
@@ -37,9 +38,14 @@ class _Optimizer:
         self._model = ge.compile(model.SerializeToString(), mode=mode, opt_level=opt_level, name=type(self).__name__)
         self._steps = 0
 
-    def zero_grad(self, set_to_none=True):
+    def zero_grad(self, set_to_none=False):
+        """As torch.optim 1.13: gradients become zeros (still updated with) or, with set_to_none, None (skipped)."""
         for p in self.params:
-            p.grad = None
+            if set_to_none:
+                p.grad = None
+            elif p.grad is not None:
+                p.grad.detach_()
+                p.grad.zero_()
 
     def step(self):
         for p in self.params:
@@ -52,10 +58,18 @@ class _Optimizer:
         feeds = dict(param=param, grad=grad, **self._state)
         feeds.update({k: np.float32(v) for k, v in self._scalars(self._steps).items()})
         out = self._model.run(feeds)
-        new = [out[n] for n in self._out_names]
+        new = [np.array(out[n]) for n in self._out_names]
+        offset = 0
+        for p in self.params:  # as torch.optim: a parameter without a gradient is left alone
+            if p.grad is None:
+                span = slice(offset, offset + p.numel())
+                new[0][span] = param[span]
+                for k, name in enumerate(self._state_names):
+                    new[1 + k][span] = self._state[name][span]
+            offset += p.numel()
         for name, value in zip(self._state_names, new[1:]):
-            self._state[name] = np.array(value)
-        flat = torch.from_numpy(np.array(new[0]))
+            self._state[name] = value
+        flat = torch.from_numpy(new[0])
         offset = 0
         with torch.no_grad():
             for p in self.params:
