@@ -75,3 +75,19 @@ def test_parameters_without_gradients_are_left_alone():
     for a, b in zip(list(used.parameters()) + list(unused.parameters()),
                     list(eager_used.parameters()) + list(eager_unused.parameters())):
         assert torch.allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_unconverted_aten_operators_run_in_eager():
+    torch.manual_seed(0)
+    eager = nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.MaxPool2d(2), nn.Tanh(), nn.Flatten(),
+                          nn.Linear(4 * 4 * 4, 10))
+    ours = copy.deepcopy(eager)
+    xs, ys = _data(20)
+    compiled = ge.torch.compile(ours, (xs[0],), training=True)
+    ref = _train(eager, torch.optim.SGD(eager.parameters(), lr=0.05, momentum=0.9), xs, ys)
+    got = _train(compiled, optim.SGD(ours.parameters(), lr=0.05, momentum=0.9), xs, ys)
+    targets = {f["target"] for f in compiled.fallbacks}
+    assert "aten.max_pool2d_with_indices.default" in targets, compiled.report()
+    assert "aten.max_pool2d_with_indices_backward.default" in targets, compiled.report()
+    for step, (a, b) in enumerate(zip(got, ref)):
+        assert abs(a - b) <= 1e-3 * abs(b), f"step {step}: loss {a} on GE, {b} in eager"

@@ -30,6 +30,17 @@ class Segment:
         self.output_names = []
         self.model_bytes = None
 
+    def mark(self):
+        """A point to roll back to when a node's conversion gives up halfway (its nodes and new inputs)."""
+        return self.builder.mark(), len(self.builder.inputs), len(self.inputs), dict(self.input_values)
+
+    def rollback(self, mark):
+        builder_mark, n_graph_inputs, n_inputs, input_values = mark
+        self.builder.rollback(builder_mark)
+        del self.builder.inputs[n_graph_inputs:]
+        del self.inputs[n_inputs:]
+        self.input_values = input_values
+
 
 class OutRef:
     """In a segment output's template: the index of the GE output that holds this leaf."""
@@ -53,6 +64,8 @@ def describe_target(gm, n):
     if n.op == "call_method":
         return f"Tensor.{n.target}"
     t = n.target
+    if isinstance(t, torch._ops.OpOverload):  # an aten operator: "aten.convolution.default"
+        return str(t)
     mod = getattr(t, "__module__", None) or ""
     return f"{mod}.{getattr(t, '__qualname__', getattr(t, '__name__', str(t)))}".lstrip(".")
 
@@ -114,7 +127,7 @@ class Splitter:
         fn = registry.lookup(n.op, n.target, module)
         if fn is None:
             return "no converter registered"
-        mark, n_inputs = g.mark(), (len(g.inputs), len(seg.inputs), dict(seg.input_values))
+        mark = seg.mark()
         try:
             args = fx.node.map_aggregate(n.args, lambda a: self._lookup(a) if isinstance(a, fx.Node) else a)
             kwargs = fx.node.map_aggregate(n.kwargs, lambda a: self._lookup(a) if isinstance(a, fx.Node) else a)
@@ -129,10 +142,7 @@ class Splitter:
             seg.nodes.append(n)
             self.where[n] = seg
             return None
-        g.rollback(mark)
-        del g.inputs[n_inputs[0]:]
-        del seg.inputs[n_inputs[1]:]
-        seg.input_values = n_inputs[2]
+        seg.rollback(mark)
         return reason
 
     def _bind(self, n, result):
