@@ -270,6 +270,11 @@ Status CheckAndConvert(onnx::ModelProto* model, const OnnxLoadOptions& opt, cons
     }
   }
   int64_t opset = OnnxOpset(*model);
+  // A model of training-domain operators only (ai.onnx.preview.training: Adam, Momentum, Adagrad)
+  // imports no ai.onnx opset: there is nothing to convert.
+  bool training_only = !model->opset_import().empty();
+  for (const auto& o : model->opset_import()) training_only &= o.domain() == "ai.onnx.preview.training";
+  if (opset == 0 && training_only) opset = opt.target_opset;
   if (opset == 0) return InvalidArgument("model imports no ai.onnx opset");
   if (opset > opt.target_opset) return Unsupported("opset {} is newer than the supported {}", opset, opt.target_opset);
   if (opset < opt.target_opset) {
