@@ -164,7 +164,8 @@ class Builder:
         outs = [helper.make_tensor_value_info(v.name, onnx_type(v.dtype), _dims(v.name, v.shape, v.dyn))
                 for v in outputs]
         graph = helper.make_graph(self.nodes, name, self.inputs, outs, self.initializers)
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
-                                  producer_name="ge.torch")
+        domains = sorted({n.domain for n in self.nodes if n.domain})  # e.g. ai.onnx.preview.training
+        opsets = [helper.make_opsetid("", OPSET)] + [helper.make_opsetid(d, 1) for d in domains]
+        model = helper.make_model(graph, opset_imports=opsets, producer_name="ge.torch")
         model.ir_version = 8
         return model

@@ -1,5 +1,7 @@
 """Optimizers whose update step runs as one GE graph over all parameters (flattened into one
-vector): SGD with momentum and Adam, with PyTorch's update formulas (torch.optim, 1.13), so that
+vector): SGD with momentum (GE's Momentum operator) and Adam (elementwise operators: PyTorch adds
+epsilon after the bias correction, the ONNX Adam operator before it), with PyTorch's update
+formulas (torch.optim, 1.13), so that
 training follows eager PyTorch. The state (momentum, moments) is kept between steps; a parameter
 without a gradient is left as it is (Adam's step count is shared by all parameters).
 """
@@ -28,9 +30,10 @@ class _Optimizer:
         g = Builder("")
         ins = {name: g.add_input(name, torch.float32, (self._numel,), (False,))
                for name in ("param", "grad") + self._state_names}
-        for name in self._scalars(1):
-            ins[name] = g.add_input(name, torch.float32, (), ())
-        outs = [self._update(g, ins)[k] for k in ("param",) + self._state_names]
+        for name, value in self._scalars(1).items():
+            ins[name] = g.add_input(name, torch.from_numpy(np.asarray(value)).dtype, (), ())
+        update = self._update(g, ins)
+        outs = [update[k] for k in ("param",) + self._state_names]
         for v in outs:
             v.dtype, v.shape, v.dyn = torch.float32, (self._numel,), (False,)
         model = g.model(outs, type(self).__name__)
@@ -56,7 +59,7 @@ class _Optimizer:
         grad = torch.cat([(p.grad if p.grad is not None else torch.zeros_like(p)).detach().reshape(-1)
                           for p in self.params]).numpy()
         feeds = dict(param=param, grad=grad, **self._state)
-        feeds.update({k: np.float32(v) for k, v in self._scalars(self._steps).items()})
+        feeds.update(self._scalars(self._steps))
         out = self._model.run(feeds)
         new = [np.array(out[n]) for n in self._out_names]
         offset = 0
@@ -77,11 +80,13 @@ class _Optimizer:
                 offset += p.numel()
 
     def _scalars(self, step):
+        """The graph's scalar inputs at this step (numpy scalars of their dtype)."""
         return {}
 
 
 class SGD(_Optimizer):
-    """torch.optim.SGD with momentum (dampening 0, not Nesterov): buf = mu * buf + g; p -= lr * buf."""
+    """torch.optim.SGD with momentum (dampening 0, not Nesterov): GE's Momentum operator (ONNX training
+    domain, mode standard, beta 1), which is the same update: buf = mu * buf + (g + wd * p); p -= lr * buf."""
 
     _state_names = ("momentum_buffer",)
 
@@ -89,12 +94,13 @@ class SGD(_Optimizer):
         self.lr, self.momentum, self.weight_decay = lr, momentum, weight_decay
         super().__init__(params, mode, opt_level)
 
+    def _scalars(self, step):
+        return {"lr": np.float32(self.lr), "step": np.int64(step)}
+
     def _update(self, g, v):
-        d = v["grad"]
-        if self.weight_decay:
-            d = g.op("Add", d, g.op("Mul", v["param"], g.const(self.weight_decay, torch.float32)))
-        buf = g.op("Add", g.op("Mul", v["momentum_buffer"], g.const(self.momentum, torch.float32)), d)
-        param = g.op("Add", v["param"], g.op("Mul", buf, g.const(-self.lr, torch.float32)))
+        param, buf = g.op("Momentum", v["lr"], v["step"], v["param"], v["grad"], v["momentum_buffer"], outputs=2,
+                          domain="ai.onnx.preview.training", alpha=float(self.momentum), beta=1.0,
+                          mode="standard", norm_coefficient=float(self.weight_decay))
         return {"param": param, "momentum_buffer": buf}
 
 
@@ -110,7 +116,8 @@ class Adam(_Optimizer):
     def _scalars(self, step):
         b1, b2 = self.betas
         step = max(step, 1)
-        return {"neg_step_size": -self.lr / (1 - b1 ** step), "bias_correction2_sqrt": math.sqrt(1 - b2 ** step)}
+        return {"neg_step_size": np.float32(-self.lr / (1 - b1 ** step)),
+                "bias_correction2_sqrt": np.float32(math.sqrt(1 - b2 ** step))}
 
     def _update(self, g, v):
         b1, b2 = self.betas
