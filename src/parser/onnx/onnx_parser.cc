@@ -15,6 +15,7 @@
 #include "base/log.h"
 
 #include "graph/tensor_seq.h"
+#include "parser/onnx/gradient_expansion.h"
 #include "parser/onnx/tensor_proto.h"
 
 namespace ge {
@@ -319,6 +320,7 @@ Status LoadParsedModel(onnx::ModelProto* model, const std::string& base_dir, std
                        const OnnxLoadOptions& options) {
   if (!model->has_graph()) return InvalidArgument("the model has no graph");
   GE_RETURN_IF_ERROR(CheckAndConvert(model, options, base_dir));
+  GE_RETURN_IF_ERROR(ExpandGradientNodes(model->mutable_graph()));
   // The main graph's initializers, each freed from the message once converted: a model's
   // weights are not held twice (message and graph) while loading.
   GE_RETURN_IF_ERROR(ParseGraph(model->graph(), base_dir, false, graph, model->mutable_graph()));
