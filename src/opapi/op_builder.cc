@@ -4,10 +4,19 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/error_message.h"
 #include "kernels/block_range.h"
 #include "opapi/opapi_kernels.h"
 
 namespace ge::opapi {
+
+namespace {
+// ": <reason>" when the op's shape or tiling function said why it failed (InferFail), else "".
+std::string Why() {
+  const std::string& why = RecentErrMsg();
+  return why.empty() ? std::string() : ": " + why;
+}
+}  // namespace
 
 uint32_t Blocks(int64_t work, int64_t per_block) { return kernels::BlocksFor(work, per_block, DeviceCoreNum()); }
 
@@ -189,8 +198,9 @@ Status Infer(const char* api, const std::string& op_type, const gert::OpImplFunc
   }
   if (impl->infer_shape) {
     gert::InferShapeContext ctx(&c->d);
+    ClearRecentErrMsg();
     if (impl->infer_shape(&ctx) != GRAPH_SUCCESS)
-      return InvalidArgument("{}: {} rejects the input shapes ({})", api, op_type, Describe(inputs));
+      return InvalidArgument("{}: {} rejects the input shapes ({}){}", api, op_type, Describe(inputs), Why());
   } else {
     if (c->ins.empty() || c->d.inputs[0] == nullptr)
       return InvalidArgument("{}: {} has no shape inference", api, op_type);
@@ -235,8 +245,9 @@ Status AddRegisteredOp(aclOpExecutor* ex, const char* api, const std::string& op
   c.d.core_num = DeviceCoreNum();
   if (impl->tiling) {
     gert::TilingContext ctx(&c.d);
+    ClearRecentErrMsg();
     if (impl->tiling(&ctx) != GRAPH_SUCCESS)
-      return InvalidArgument("{}: {} tiling failed for inputs ({})", api, op_type, Describe(inputs));
+      return InvalidArgument("{}: {} tiling failed for inputs ({}){}", api, op_type, Describe(inputs), Why());
   }
   // Kernel arguments follow the IR positions: an omitted optional input/output (no instance)
   // still takes its slot, as a null address.

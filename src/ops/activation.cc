@@ -2,9 +2,12 @@
 // Softsign ThresholdedRelu Shrink Mish, and Clip (min/max as optional scalar inputs).
 // define: OpDef per op with ONNX attribute defaults. create: same shape; tiling carries the
 // parameters (Clip reads its min/max inputs in the kernel). run: one SPMD kernel.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <limits>
 
+#include "base/dims_string.h"
 #include "kernels/elementwise.h"
 #include "ops/op_util.h"
 
@@ -39,6 +42,18 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   ActTiling t{};
   t.op = static_cast<int32_t>(kOp);
   t.dtype = ctx->GetInputDesc(0)->GetDataType();
+  if constexpr (kOp == A::kClip) {
+    // The kernel reads min and max as one element of X's type.
+    for (size_t ir = 1; ir <= 2; ++ir) {
+      const gert::Tensor* bound = ctx->GetOptionalInputTensor(ir);
+      if (bound == nullptr) continue;
+      if (bound->GetDataType() != t.dtype || bound->GetShape().GetStorageShape().GetShapeSize() != 1)
+        return InferFail(fmt::format("Clip: input '{}' must be one element of the input's type {}, got {} {}",
+                                     ir == 1 ? "min" : "max", ge::DataTypeName(static_cast<ge::DataType>(t.dtype)),
+                                     ge::DataTypeName(bound->GetDataType()),
+                                     ge::ShapeToString(bound->GetShape().GetStorageShape())));
+    }
+  }
   t.numel = ctx->GetInputShape(0)->GetStorageShape().GetShapeSize();
   const auto* a = ctx->GetAttrs();
   t.p0 = AttrFloat(a, 0, 0.f);

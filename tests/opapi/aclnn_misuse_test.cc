@@ -222,13 +222,60 @@ TEST(AclnnGeneric, WhereTakesAnyNonzeroConditionByteAsTrue) {
   aclTensorList* in_list = aclCreateTensorList(ins, 3);
   aclTensorList* out_list = aclCreateTensorList(outs, 1);
   int64_t launched = ge::testing::RunTwoPhase(
-      [&](uint64_t* ws, aclOpExecutor** ex) { return aclnnOpGetWorkspaceSize("Where", in_list, out_list, nullptr, ws, ex); },
+      [&](uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnOpGetWorkspaceSize("Where", in_list, out_list, nullptr, ws, ex);
+      },
       aclnnOp);
   EXPECT_GE(launched, 1);
   EXPECT_EQ(y.Download(), (std::vector<float>{1, 4}));
   aclDestroyTensorList(in_list);
   aclDestroyTensorList(out_list);
   for (aclTensor* t : {tc, tx, tz, ty}) aclDestroyTensor(t);
+}
+
+// Found by fuzz/aclnn_fuzzer.cc (fuzz/regressions/aclnn/clip_int8_min_read_as_float): Clip read
+// its min/max inputs as one element of X's type whatever their own type and size, so an int8 min
+// at a byte offset was a misaligned float load. Bounds of another type or size are an error now;
+// a float min and max of one element each still clip.
+TEST(AclnnGeneric, ClipBoundsMustBeOneElementOfTheInputType) {
+  uint32_t cores = 0;
+  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::DeviceBuffer<float> x(std::vector<float>{-3, 0.5f, 7}), y(3);
+  ge::testing::DeviceBuffer<int8_t> bytes(std::vector<int8_t>{1, 2, 3, 4});
+  ge::testing::DeviceBuffer<float> lo(std::vector<float>{-1}), hi(std::vector<float>{2, 9});
+  const int64_t dims[1] = {3}, one[1] = {1}, two[1] = {2}, four[1] = {4};
+  aclTensor* tx = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, x.get());
+  aclTensor* ty = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, y.get());
+  aclTensor* int8_min = aclCreateTensor(nullptr, 0, ACL_INT8, nullptr, 3, ACL_FORMAT_ND, four, 1, bytes.get());
+  aclTensor* tlo = aclCreateTensor(nullptr, 0, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, one, 1, lo.get());
+  aclTensor* two_max = aclCreateTensor(two, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, two, 1, hi.get());
+  aclTensor* thi = aclCreateTensor(nullptr, 0, ACL_FLOAT, nullptr, 1, ACL_FORMAT_ND, two, 1, hi.get());
+  for (aclTensor* t : {tx, ty, int8_min, tlo, two_max, thi}) ASSERT_NE(t, nullptr) << aclGetRecentErrMsg();
+  const aclTensor* outs[1] = {ty};
+  aclTensorList* out_list = aclCreateTensorList(outs, 1);
+  auto expect_refused = [&](const aclTensor* min, const aclTensor* max, const char* what) {
+    const aclTensor* ins[3] = {tx, min, max};
+    aclTensorList* in_list = aclCreateTensorList(ins, 3);
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    EXPECT_NE(aclnnOpGetWorkspaceSize("Clip", in_list, out_list, nullptr, &ws, &ex), ACLNN_SUCCESS);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find(what), std::string::npos) << aclGetRecentErrMsg();
+    aclDestroyTensorList(in_list);
+  };
+  expect_refused(int8_min, thi, "input 'min' must be one element of the input's type float32, got int8 []");
+  expect_refused(tlo, two_max, "input 'max' must be one element of the input's type float32, got float32 [2]");
+  const aclTensor* ins[3] = {tx, tlo, thi};  // min -1, max 9 (the second element of hi)
+  aclTensorList* in_list = aclCreateTensorList(ins, 3);
+  int64_t launched = ge::testing::RunTwoPhase(
+      [&](uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnOpGetWorkspaceSize("Clip", in_list, out_list, nullptr, ws, ex);
+      },
+      aclnnOp);
+  EXPECT_GE(launched, 1);
+  EXPECT_EQ(y.Download(), (std::vector<float>{-1, 0.5f, 7}));
+  aclDestroyTensorList(in_list);
+  aclDestroyTensorList(out_list);
+  for (aclTensor* t : {tx, ty, int8_min, tlo, two_max, thi}) aclDestroyTensor(t);
 }
 
 // Found by fuzz/aclnn_fuzzer.cc: a batched MatMul with an empty batch divided by zero in its
@@ -243,7 +290,8 @@ TEST(AclnnMatmulEdge, EmptyBatchIsAnEmptyResult) {
   aclTensor* tc = aclCreateTensor(cd, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, cd, 3, c.get());
   ASSERT_TRUE(ta && tb && tc) << aclGetRecentErrMsg();
   int64_t launched = ge::testing::RunTwoPhase(
-      [&](uint64_t* ws, aclOpExecutor** ex) { return aclnnMatmulGetWorkspaceSize(ta, tb, tc, 0, ws, ex); }, aclnnMatmul);
+      [&](uint64_t* ws, aclOpExecutor** ex) { return aclnnMatmulGetWorkspaceSize(ta, tb, tc, 0, ws, ex); },
+      aclnnMatmul);
   EXPECT_GE(launched, 0);
   for (aclTensor* t : {ta, tb, tc}) aclDestroyTensor(t);
 }
