@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <sstream>
 
+#include "aclnn/acl_meta.h"
 #include "base/log.h"
 #include "graph/utils/type_utils.h"
 #include "kernel_tiling/kernel_tiling.h"
@@ -216,6 +217,47 @@ TEST(ShapeTest, IndexAndScalar) {
   EXPECT_EQ(s.GetDim(1), 5);
   s.SetScalar();
   EXPECT_TRUE(s.IsScalar());
+}
+
+TEST(AclMetaTest, ViewGetters) {
+  float storage[24] = {};
+  const int64_t view[] = {2, 3}, strides[] = {1, 4}, dims[] = {4, 6};
+  aclTensor* t = aclCreateTensor(view, 2, ACL_FLOAT16, strides, 5, ACL_FORMAT_FRACTAL_NZ, dims, 2, storage);
+  ASSERT_NE(t, nullptr);
+  int64_t* got = nullptr;
+  uint64_t n = 0;
+  ASSERT_EQ(aclGetStorageShape(t, &got, &n), ACLNN_SUCCESS);
+  EXPECT_EQ(std::vector<int64_t>(got, got + n), (std::vector<int64_t>{4, 6}));
+  delete[] got;
+  ASSERT_EQ(aclGetViewStrides(t, &got, &n), ACLNN_SUCCESS);
+  EXPECT_EQ(std::vector<int64_t>(got, got + n), (std::vector<int64_t>{1, 4}));
+  delete[] got;
+  int64_t offset = 0;
+  EXPECT_EQ(aclGetViewOffset(t, &offset), ACLNN_SUCCESS);
+  EXPECT_EQ(offset, 5);
+  aclFormat format = ACL_FORMAT_ND;
+  EXPECT_EQ(aclGetFormat(t, &format), ACLNN_SUCCESS);
+  EXPECT_EQ(format, ACL_FORMAT_FRACTAL_NZ);
+  EXPECT_NE(aclGetViewOffset(nullptr, &offset), ACLNN_SUCCESS);
+  aclDestroyTensor(t);
+  const bool flags[] = {true, false, true};
+  aclBoolArray* b = aclCreateBoolArray(flags, 3);
+  EXPECT_EQ(aclGetBoolArraySize(b, &n), ACLNN_SUCCESS);
+  EXPECT_EQ(n, 3u);
+  aclDestroyBoolArray(b);
+}
+
+int g_registered_checks = 0;
+graphStatus RegisteredCheck(const Operator&, AscendString& result) {
+  ++g_registered_checks;
+  result = AscendString(R"({"ret_code": "1"})");
+  return GRAPH_SUCCESS;
+}
+optiling::OpCheckFuncHelper g_check_helper(FUNC_CHECK_SUPPORTED, "PortCheckedOp", RegisteredCheck);
+
+TEST(OpDefTest, CheckFunctionsRegisteredByHelper) {
+  EXPECT_EQ(optiling::GetRegisteredOpCheckFunc(FUNC_CHECK_SUPPORTED, "PortCheckedOp"), &RegisteredCheck);
+  EXPECT_EQ(optiling::GetRegisteredOpCheckFunc(FUNC_OP_SELECT_FORMAT, "PortCheckedOp"), nullptr);
 }
 
 }  // namespace
