@@ -4,6 +4,7 @@
 #include "base/error_message.h"
 #include "graph/operator.h"
 #include "register/op_def.h"
+#include "register/tiling_capacity.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -25,8 +26,8 @@ void OpCall::Prepare(const Node& node, const NodeBinding& binding) {
   for (size_t i = 0; i < inputs_.size(); ++i) data_.inputs[i] = node.inputs[i] == kNoValue ? nullptr : &inputs_[i];
   data_.outputs.resize(outputs_.size());
   for (size_t i = 0; i < outputs_.size(); ++i) data_.outputs[i] = &outputs_[i];
-  if (tiling_.GetCapacity() < binding.impl->max_tiling_data_size)
-    tiling_ = gert::TilingData(binding.impl->max_tiling_data_size);
+  const size_t capacity = gert::TilingDataCapacity(node.type.c_str(), *binding.impl);
+  if (tiling_.GetCapacity() < capacity) tiling_ = gert::TilingData(capacity);
   data_.tiling = &tiling_;
 }
 

@@ -1,6 +1,11 @@
 // The default op-implementation registry and IMPL_OP's registrar.
 #include "register/op_impl_registry.h"
 
+#include <algorithm>
+
+#include "register/tiling_capacity.h"
+#include "register/tilingdata_base.h"
+
 namespace gert {
 
 const OpImplFunctionsV2* OpImplSpaceRegistryV2::GetOpImpl(const char* op_type) const {
@@ -110,4 +115,11 @@ const void* GetOpCompileInfo(const char* op_type, uint32_t core_num) {
   return slot.ok ? slot.info : nullptr;
 }
 
+}  // namespace gert
+
+namespace gert {
+size_t TilingDataCapacity(const char* op_type, const OpImplFunctionsV2& impl) {
+  return std::max(impl.max_tiling_data_size,
+                  optiling::CTilingDataClassFactory::GetInstance().GetTilingDataSize(op_type ? op_type : ""));
+}
 }  // namespace gert

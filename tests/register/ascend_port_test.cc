@@ -12,6 +12,7 @@
 #include "graph/utils/type_utils.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "register/op_def.h"
+#include "register/tiling_capacity.h"
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
 
@@ -27,6 +28,10 @@ TILING_DATA_FIELD_DEF_STRUCT(Inner, inner);
 TILING_DATA_FIELD_DEF(float, f);
 END_TILING_DATA_DEF;
 REGISTER_TILING_DATA_CLASS(PortTestOp, Outer)
+BEGIN_TILING_DATA_DEF(Big)
+TILING_DATA_FIELD_DEF_ARR(uint32_t, 1024, table);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(PortBigTilingOp, Big)
 
 // The same fields as a plain C struct: the layout the kernel side must see.
 struct OuterC {
@@ -74,6 +79,18 @@ TEST(TilingDataTest, FieldsHaveTheNaturalLayoutAndRoundTrip) {
   EXPECT_EQ(factory.GetTilingDataSize("PortTestOp"), 40u);
   EXPECT_NE(factory.CreateTilingDataInstance("PortTestOp"), nullptr);
   EXPECT_EQ(factory.CreateTilingDataInstance("NoSuchOp"), nullptr);
+}
+
+graphStatus BigTiling(gert::TilingContext*) { return GRAPH_SUCCESS; }
+IMPL_OP(PortBigTilingOp).Tiling(BigTiling);
+
+TEST(TilingDataTest, BufferHoldsTheRegisteredClass) {
+  auto registry = gert::DefaultOpImplSpaceRegistryV2::GetInstance().GetSpaceRegistry();
+  const gert::OpImplFunctionsV2* big = registry->GetOpImpl("PortBigTilingOp");
+  ASSERT_NE(big, nullptr);
+  EXPECT_EQ(big->max_tiling_data_size, 2048u);
+  EXPECT_EQ(gert::TilingDataCapacity("PortBigTilingOp", *big), 4096u);  // 1024 x uint32
+  EXPECT_EQ(gert::TilingDataCapacity("NoClassOp", *big), 2048u);
 }
 
 TEST(PlatformTest, AnswersFromTheDevice) {
