@@ -1,5 +1,7 @@
-# ge_add_custom_op(<name> SOURCES <files...>)
+# ge_add_custom_op(<name> SOURCES <files...> [CXX_STANDARD <n>])
 #
+# CXX_STANDARD (default 20) is the C++ standard the operator sources and the generated API are
+# compiled at; Ascend operator projects build their host code at 14.
 # Builds a custom operator project for GE:
 #   lib<name>.so        the operators (OpDef + infer + tiling + kernel); GE loads it with
 #                       `ge run --custom-op-lib lib<name>.so` or GE_CUSTOM_OP_LIB=lib<name>.so
@@ -26,10 +28,13 @@ if(NOT TARGET ge)
 endif()
 
 function(ge_add_custom_op name)
-  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "" "CXX_STANDARD" "SOURCES" ${ARGN})
+  if(NOT ARG_CXX_STANDARD)
+    set(ARG_CXX_STANDARD 20)
+  endif()
   add_library(${name} SHARED ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ge)
-  set_target_properties(${name} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON)
+  set_target_properties(${name} PROPERTIES CXX_STANDARD ${ARG_CXX_STANDARD} CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
   if(NOT TARGET ge_opgen)
     add_executable(ge_opgen ${GE_CUSTOM_OP_CMAKE_DIR}/ge_opgen.cc)
     target_link_libraries(ge_opgen PRIVATE ge ${CMAKE_DL_LIBS})
@@ -45,5 +50,6 @@ function(ge_add_custom_op name)
   add_library(${name}_aclnn SHARED ${out}/aclnn_${name}.cc)
   target_include_directories(${name}_aclnn PUBLIC ${out})
   target_link_libraries(${name}_aclnn PUBLIC ge)
-  set_target_properties(${name}_aclnn PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON)
+  set_target_properties(${name}_aclnn PROPERTIES CXX_STANDARD ${ARG_CXX_STANDARD} CXX_STANDARD_REQUIRED ON
+                                                  CXX_EXTENSIONS OFF)
 endfunction()

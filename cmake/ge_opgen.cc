@@ -1,14 +1,19 @@
 // ge_opgen LIB OUT_DIR NAME: loads a custom operator library and writes, for every operator it
-// registers, the typed single-op API in OUT_DIR/aclnn_NAME.h and .cc:
+// registers, the typed single-op API as Ascend's build generates it: one header per op,
+// OUT_DIR/aclnn_<snake_op_name>.h, OUT_DIR/aclnn_NAME.h including them all, and their
+// definitions in OUT_DIR/aclnn_NAME.cc:
 //   aclnn<Op>GetWorkspaceSize(<inputs>, <attrs>, <outputs>, uint64_t*, aclOpExecutor**)
-//   aclnn<Op>(void* workspace, uint64_t workspaceSize, aclOpExecutor*, aclrtStream)
+//   aclnn<Op>(void* workspace, uint64_t workspaceSize, aclOpExecutor*, const aclrtStream)
 // Inputs: const aclTensor* (optional: <name>Optional; dynamic: const aclTensorList*). Attributes:
-// int64_t, double, bool, const char*, const aclIntArray*, const aclFloatArray*. Outputs:
-// aclTensor*. The functions forward to the generic aclnnOpGetWorkspaceSize / aclnnOp.
+// int64_t, double, bool, char*, const aclIntArray*, const aclFloatArray*, const aclBoolArray*
+// (a ListListInt attribute is not a parameter: it takes its default). Outputs: const aclTensor*
+// (dynamic: const aclTensorList*). The functions forward to the generic aclnnOpGetWorkspaceSize /
+// aclnnOp.
 // Run at build time by ge_add_custom_op (cmake/GeCustomOp.cmake).
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -23,15 +28,18 @@ struct Param {
   std::string decl, body;
 };
 
+// Appends every tensor of the list `n` to the vector `vec`.
+std::string ListBody(const char* vec, const std::string& n) {
+  return "  { uint64_t k = 0; aclGetTensorListSize(" + n + ", &k);\n    for (uint64_t i = 0; i < k; ++i) " + vec +
+         ".push_back(aclGetTensorListItem(" + n + ", i)); }\n";
+}
+
 std::vector<Param> Params(const ops::OpDef& def, bool* ok) {
   std::vector<Param> ps;
   for (const auto& in : def.GetInputs()) {
     const std::string& n = in.GetName();
     if (in.GetParamType() == ops::DYNAMIC) {
-      ps.push_back({"const aclTensorList* " + n,
-                    "  { uint64_t k = 0; aclGetTensorListSize(" + n +
-                        ", &k);\n    for (uint64_t i = 0; i < k; ++i) ins.push_back(aclGetTensorListItem(" + n +
-                        ", i)); }\n"});
+      ps.push_back({"const aclTensorList* " + n, ListBody("ins", n)});
     } else {
       std::string v = in.GetParamType() == ops::OPTIONAL ? n + "Optional" : n;
       ps.push_back({"const aclTensor* " + v, "  ins.push_back(" + v + ");\n"});
@@ -47,18 +55,42 @@ std::vector<Param> Params(const ops::OpDef& def, bool* ok) {
       case gert::RuntimeAttrValue::kInt: set("int64_t", "aclOpAttrsSetInt"); break;
       case gert::RuntimeAttrValue::kFloat: set("double", "aclOpAttrsSetFloat"); break;
       case gert::RuntimeAttrValue::kBool: set("bool", "aclOpAttrsSetBool"); break;
-      case gert::RuntimeAttrValue::kString: set("const char*", "aclOpAttrsSetString"); break;
+      case gert::RuntimeAttrValue::kString: set("char*", "aclOpAttrsSetString"); break;
       case gert::RuntimeAttrValue::kListInt: set("const aclIntArray*", "aclOpAttrsSetIntArray"); break;
       case gert::RuntimeAttrValue::kListFloat: set("const aclFloatArray*", "aclOpAttrsSetFloatArray"); break;
+      case gert::RuntimeAttrValue::kListBool: set("const aclBoolArray*", "aclOpAttrsSetBoolArray"); break;
+      case gert::RuntimeAttrValue::kListListInt: break;  // no typed form: the default applies
       default:
         std::cerr << "ge_opgen: " << def.GetOpType() << ": attribute '" << n
                   << "' has a kind the typed API cannot take\n";
         *ok = false;
     }
   }
-  for (const auto& out : def.GetOutputs())
-    ps.push_back({"aclTensor* " + out.GetName(), "  outs.push_back(" + out.GetName() + ");\n"});
+  for (const auto& out : def.GetOutputs()) {
+    const std::string& n = out.GetName();
+    if (out.GetParamType() == ops::DYNAMIC)
+      ps.push_back({"const aclTensorList* " + n, ListBody("outs", n)});
+    else
+      ps.push_back({"const aclTensor* " + n, "  outs.push_back(" + n + ");\n"});
+  }
   return ps;
+}
+
+// "AddCustom" -> "add_custom", "GeGluV2" -> "ge_glu_v2", "MatmulAllReduce" -> "matmul_all_reduce".
+std::string SnakeCase(const std::string& name) {
+  std::string out;
+  for (size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    bool upper = std::isupper(static_cast<unsigned char>(c)) != 0;
+    if (upper && i > 0) {
+      bool prev_lower = std::islower(static_cast<unsigned char>(name[i - 1])) != 0 ||
+                        std::isdigit(static_cast<unsigned char>(name[i - 1])) != 0;
+      bool next_lower = i + 1 < name.size() && std::islower(static_cast<unsigned char>(name[i + 1])) != 0;
+      if (prev_lower || (next_lower && std::isupper(static_cast<unsigned char>(name[i - 1])) != 0)) out += '_';
+    }
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
 }
 
 }  // namespace
@@ -75,11 +107,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::string name = argv[3], dir = argv[2];
-  std::ostringstream h, cc;
-  h << "// Generated by ge_opgen from " << argv[1] << ". Do not edit.\n#pragma once\n#include \"aclnn/aclnn_base.h\"\n"
-    << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+  std::ostringstream all, cc;
+  all << "// Generated by ge_opgen from " << argv[1] << ". Do not edit.\n#pragma once\n";
   cc << "// Generated by ge_opgen. Do not edit.\n#include \"aclnn_" << name << ".h\"\n#include <vector>\n";
-  bool ok = true;
+  bool ok = true, aggregate_is_op_header = false;
   int ops_found = 0;
   for (const auto& type : reg->GetRegisteredOpTypes()) {
     if (std::find(before.begin(), before.end(), type) != before.end()) continue;
@@ -91,10 +122,23 @@ int main(int argc, char** argv) {
     for (const auto& p : ps) sig += p.decl + ", ";
     sig += "uint64_t* workspaceSize, aclOpExecutor** executor)";
     std::string run = "aclnnStatus aclnn" + type +
-                      "(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream)";
-    h << sig << ";\n" << run << ";\n";
-    cc << "\n"
-       << sig << " {\n  std::vector<const aclTensor*> ins;\n  std::vector<aclTensor*> outs;\n"
+                      "(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream)";
+    const std::string snake = SnakeCase(type);
+    std::string guard = "ACLNN_" + snake + "_H_";
+    std::transform(guard.begin(), guard.end(), guard.begin(), [](unsigned char c) { return std::toupper(c); });
+    std::ostringstream h;
+    h << "// Generated by ge_opgen from " << argv[1] << ". Do not edit.\n#ifndef " << guard << "\n#define " << guard
+      << "\n#include \"aclnn/aclnn_base.h\"\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n"
+      << "__attribute__((visibility(\"default\")))\n"
+      << sig << ";\n"
+      << "__attribute__((visibility(\"default\")))\n"
+      << run << ";\n#ifdef __cplusplus\n}\n#endif\n#endif\n";
+    std::ofstream(dir + "/aclnn_" + snake + ".h") << h.str();
+    if (snake == name) aggregate_is_op_header = true;
+    all << "#include \"aclnn_" << snake << ".h\"\n";
+    cc << "#include \"aclnn_" << snake << ".h\"\n";
+    cc << "\nextern \"C\" " << sig
+       << " {\n  std::vector<const aclTensor*> ins;\n  std::vector<const aclTensor*> outs;\n"
        << "  aclOpAttrs* attrs = aclCreateOpAttrs();\n  aclnnStatus rc = ACLNN_SUCCESS;\n";
     for (const auto& p : ps) cc << p.body;
     cc << "  aclTensorList* in = aclCreateTensorList(ins.data(), ins.size());\n"
@@ -104,12 +148,12 @@ int main(int argc, char** argv) {
        << "  aclDestroyTensorList(in);\n  aclDestroyTensorList(out);\n  aclDestroyOpAttrs(attrs);\n  return rc;\n}\n"
        << "\nextern \"C\" " << run << " {\n  return aclnnOp(workspace, workspaceSize, executor, stream);\n}\n";
   }
-  h << "#ifdef __cplusplus\n}\n#endif\n";
   if (ops_found == 0) {
     std::cerr << "ge_opgen: " << argv[1] << " registers no operator\n";
     return 1;
   }
-  std::ofstream(dir + "/aclnn_" + name + ".h") << h.str();
+  // A project named after its only op (aclnn_custom_op.h for CustomOp) has that op's header.
+  if (!aggregate_is_op_header) std::ofstream(dir + "/aclnn_" + name + ".h") << all.str();
   std::ofstream(dir + "/aclnn_" + name + ".cc") << cc.str();
   return ok ? 0 : 1;
 }

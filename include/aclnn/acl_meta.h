@@ -23,12 +23,25 @@ typedef int32_t aclnnStatus;
 #define ACLNN_ERR_INNER 561000
 #define ACLNN_ERR_INNER_NULLPTR 561103
 
-// aclDataType: acl/acl_base.h. aclFormat has the same values as ge::Format.
+// aclDataType (ACL_FLOAT16, ACL_BF16, ...): acl/acl_base.h. aclFormat has the same values as
+// ge::Format. GE's kernels read ND-style layouts: a tensor in a private Ascend format
+// (NC1HWC0, FRACTAL_*) is accepted and described, and a kernel that needs ND rejects it.
 typedef enum aclFormat {
   ACL_FORMAT_UNDEFINED = -1,
   ACL_FORMAT_NCHW = 0,
   ACL_FORMAT_NHWC = 1,
   ACL_FORMAT_ND = 2,
+  ACL_FORMAT_NC1HWC0 = 3,
+  ACL_FORMAT_FRACTAL_Z = 4,
+  ACL_FORMAT_NC1HWC0_C04 = 12,
+  ACL_FORMAT_HWCN = 16,
+  ACL_FORMAT_NDHWC = 27,
+  ACL_FORMAT_FRACTAL_NZ = 29,
+  ACL_FORMAT_NCDHW = 30,
+  ACL_FORMAT_NDC1HWC0 = 32,
+  ACL_FRACTAL_Z_3D = 33,
+  ACL_FORMAT_NC = 35,
+  ACL_FORMAT_NCL = 47,
 } aclFormat;
 
 typedef struct aclTensor aclTensor;
@@ -64,7 +77,17 @@ aclnnStatus aclDestroyScalarList(const aclScalarList* array);
 
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum);
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType);
+// The storage dims (`*storageDims` is allocated with new[]: the caller delete[]s it, as for
+// aclGetViewShape), the view's strides in elements (allocated the same way), its offset in
+// elements into the storage, and its format.
+aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims, uint64_t* storageDimsNum);
+aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue, uint64_t* stridesNum);
+aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset);
+aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format);
 aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size);
+aclnnStatus aclGetFloatArraySize(const aclFloatArray* array, uint64_t* size);
+aclnnStatus aclGetBoolArraySize(const aclBoolArray* array, uint64_t* size);
+aclnnStatus aclGetScalarListSize(const aclScalarList* scalarList, uint64_t* size);
 aclnnStatus aclGetTensorListSize(const aclTensorList* tensorList, uint64_t* size);
 // GE: element `index` of a tensor list (null when out of range).
 const aclTensor* aclGetTensorListItem(const aclTensorList* tensorList, uint64_t index);

@@ -19,6 +19,7 @@ aclnnStatus aclOpAttrsSetBool(aclOpAttrs* attrs, const char* name, bool value);
 aclnnStatus aclOpAttrsSetString(aclOpAttrs* attrs, const char* name, const char* value);
 aclnnStatus aclOpAttrsSetIntArray(aclOpAttrs* attrs, const char* name, const aclIntArray* value);
 aclnnStatus aclOpAttrsSetFloatArray(aclOpAttrs* attrs, const char* name, const aclFloatArray* value);
+aclnnStatus aclOpAttrsSetBoolArray(aclOpAttrs* attrs, const char* name, const aclBoolArray* value);
 
 // Any registered operator: `inputs` by instance (null element = absent optional input, dynamic
 // inputs flattened in place), `outputs` by instance, `attrs` may be null.

@@ -11,26 +11,9 @@
 #include <utility>
 
 #include "ge/tensor.h"
+#include "graph/ascend_string.h"
 
 namespace ge {
-
-// A string with Ascend's AscendString interface (GetString, GetLength, ordering for map keys).
-class AscendString {
- public:
-  AscendString() = default;
-  AscendString(const char* s) : s_(s ? s : "") {}  // NOLINT(runtime/explicit): Ascend converts implicitly
-  AscendString(const char* s, size_t len) : s_(s ? std::string(s, len) : std::string()) {}
-  explicit AscendString(std::string s) : s_(std::move(s)) {}
-  const char* GetString() const { return s_.c_str(); }
-  size_t GetLength() const { return s_.size(); }
-  const std::string& str() const { return s_; }
-  bool operator<(const AscendString& o) const { return s_ < o.s_; }
-  bool operator==(const AscendString& o) const { return s_ == o.s_; }
-  bool operator!=(const AscendString& o) const { return s_ != o.s_; }
-
- private:
-  std::string s_;
-};
 
 inline std::map<AscendString, AscendString> ToAscendStringMap(const std::map<std::string, std::string>& m) {
   std::map<AscendString, AscendString> r;

@@ -25,6 +25,10 @@ struct TensorDesc {
   Shape shape = Shape::UnknownRank();
   ValueKind kind = ValueKind::kTensor;
   std::string ToString() const;  // "float32[1, 3, 224, 224]"
+  // Ascend's ge::TensorDesc accessors (check-support functions read them from ge::Operator).
+  const Shape& GetShape() const { return shape; }
+  DataType GetDataType() const { return dtype; }
+  Format GetFormat() const { return format; }
 };
 
 // A caller-owned region of device memory (aclrtMalloc) holding one tensor's bytes: the inputs

@@ -58,6 +58,11 @@ const char* FormatName(Format f) {
     case FORMAT_NCDHW: return "NCDHW";
     case FORMAT_NDHWC: return "NDHWC";
     case FORMAT_NCL: return "NCL";
+    case FORMAT_NC1HWC0_C04: return "NC1HWC0_C04";
+    case FORMAT_FRACTAL_NZ: return "FRACTAL_NZ";
+    case FORMAT_NDC1HWC0: return "NDC1HWC0";
+    case FORMAT_FRACTAL_Z_3D: return "FRACTAL_Z_3D";
+    case FORMAT_NC: return "NC";
     default: return "RESERVED";
   }
 }

@@ -124,6 +124,15 @@ Status BindAttrs(const Node& node, const ops::OpDef& def, gert::RuntimeAttrs* at
   return Status::Ok();
 }
 
+// IMPL_OP_INFERSHAPE(...).InputsDataDependency({ir...}): those inputs' data are needed too.
+void MarkDataDependency(NodeBinding* b) {
+  for (int32_t ir : b->impl->inputs_data_dependency) {
+    if (ir < 0 || static_cast<size_t>(ir) >= b->input_ir.size()) continue;
+    const auto& [first, count] = b->input_ir[static_cast<size_t>(ir)];
+    for (size_t k = 0; k < count; ++k) b->value_depend[first + k] = true;
+  }
+}
+
 }  // namespace
 
 Status BindNode(const Node& node, NodeBinding* b) {
@@ -135,6 +144,7 @@ Status BindNode(const Node& node, NodeBinding* b) {
   if (b->op_def == nullptr) {  // IMPL_OP only: positions are the IR indices
     for (size_t i = 0; i < node.inputs.size(); ++i) b->input_ir.push_back({i, 1});
     for (size_t i = 0; i < node.outputs.size(); ++i) b->output_ir.push_back({i, 1});
+    MarkDataDependency(b);
     return Status::Ok();
   }
   GE_RETURN_IF_ERROR(MapIr(node, b->op_def->GetInputs(), node.inputs.size(), "input", &b->input_ir));
@@ -143,6 +153,7 @@ Status BindNode(const Node& node, NodeBinding* b) {
     if (b->op_def->GetInputs()[p].GetValueDepend() == ops::IGNORE) continue;
     for (size_t k = 0; k < b->input_ir[p].second; ++k) b->value_depend[b->input_ir[p].first + k] = true;
   }
+  MarkDataDependency(b);
   for (size_t p = 0; p < b->input_ir.size(); ++p) {
     const auto type = b->op_def->GetInputs()[p].GetParamType();
     if (type == ops::OPTIONAL) continue;

@@ -31,6 +31,9 @@ class OpCall {
   Status InferDataType();
   Status InferShape();
   Status Tiling(uint32_t core_num);
+  // Runs the op's check-support function when its AI-core config asks for it
+  // (NeedCheckSupportFlag); "not supported" is an error with the function's reason.
+  Status CheckSupport() const;
 
   gert::OpContextData& data() { return data_; }
   gert::TilingData& tiling() { return tiling_; }

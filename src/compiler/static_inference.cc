@@ -65,12 +65,13 @@ bool Foldable(const Graph& g, const Node& node, const NodeBinding& b, const Stat
   return true;
 }
 
-// Rejects an input whose dtype the OpDef does not list for that input.
+// Rejects an input whose dtype the OpDef does not list for that input (its DataType list, or
+// its DataTypeList when it declares one instead).
 Status CheckInputTypes(const Graph& g, const Node& node, const NodeBinding& b) {
   if (b.op_def == nullptr) return Status::Ok();
   const auto& params = b.op_def->GetInputs();
   for (size_t p = 0; p < b.input_ir.size() && p < params.size(); ++p) {
-    const auto& allowed = params[p].GetDataTypes();
+    const auto& allowed = params[p].GetDataTypes().empty() ? params[p].GetDataTypeList() : params[p].GetDataTypes();
     if (allowed.empty()) continue;
     for (size_t k = 0; k < b.input_ir[p].second; ++k) {
       ValueId v = node.inputs[b.input_ir[p].first + k];

@@ -75,6 +75,29 @@ int64_t aclScalar::ToInt() const {
   return (dtype == ge::DT_FLOAT || dtype == ge::DT_DOUBLE || dtype == ge::DT_FLOAT16) ? static_cast<int64_t>(f) : i;
 }
 
+namespace {
+// Hands out a new[] copy of one of the tensor's dim vectors (the caller delete[]s it).
+aclnnStatus CopyDims(const char* api, const aclTensor* tensor, std::vector<int64_t> aclTensor::*dims, int64_t** out,
+                     uint64_t* num) {
+  return ge::opapi::Guard(api, [&]() -> ge::Status {
+    if (!tensor) return ge::opapi::NullArg(api, "tensor");
+    if (!out || !num) return ge::opapi::NullArg(api, "output");
+    const std::vector<int64_t>& v = tensor->*dims;
+    *num = v.size();
+    *out = new int64_t[std::max<size_t>(1, v.size())];
+    std::copy(v.begin(), v.end(), *out);
+    return ge::Status::Ok();
+  });
+}
+// The element count of an array or list (anything with a vector `v`).
+template <typename T>
+aclnnStatus GetSize(const char* api, const T* array, uint64_t* size) {
+  if (!array || !size) return ge::opapi::Guard(api, [api] { return ge::opapi::NullArg(api, "argument"); });
+  *size = array->v.size();
+  return ACLNN_SUCCESS;
+}
+}  // namespace
+
 extern "C" {
 
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride,
@@ -207,14 +230,7 @@ aclnnStatus aclDestroyScalarList(const aclScalarList* p) {
 }
 
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
-  return ge::opapi::Guard("aclGetViewShape", [&]() -> ge::Status {
-    if (!tensor) return ge::opapi::NullArg("aclGetViewShape", "tensor");
-    if (!viewDims || !viewDimsNum) return ge::opapi::NullArg("aclGetViewShape", "output");
-    *viewDimsNum = tensor->view_dims.size();
-    *viewDims = new int64_t[std::max<size_t>(1, tensor->view_dims.size())];
-    std::copy(tensor->view_dims.begin(), tensor->view_dims.end(), *viewDims);
-    return ge::Status::Ok();
-  });
+  return CopyDims("aclGetViewShape", tensor, &aclTensor::view_dims, viewDims, viewDimsNum);
 }
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
   if (!tensor || !dataType)
@@ -222,11 +238,35 @@ aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
   *dataType = static_cast<aclDataType>(tensor->dtype);
   return ACLNN_SUCCESS;
 }
-aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size) {
-  if (!array || !size)
-    return ge::opapi::Guard("aclGetIntArraySize", [] { return ge::opapi::NullArg("aclGetIntArraySize", "argument"); });
-  *size = array->v.size();
+aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims, uint64_t* storageDimsNum) {
+  return CopyDims("aclGetStorageShape", tensor, &aclTensor::storage_dims, storageDims, storageDimsNum);
+}
+aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue, uint64_t* stridesNum) {
+  return CopyDims("aclGetViewStrides", tensor, &aclTensor::strides, stridesValue, stridesNum);
+}
+aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
+  if (!tensor || !offset)
+    return ge::opapi::Guard("aclGetViewOffset", [] { return ge::opapi::NullArg("aclGetViewOffset", "argument"); });
+  *offset = tensor->offset;
   return ACLNN_SUCCESS;
+}
+aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
+  if (!tensor || !format)
+    return ge::opapi::Guard("aclGetFormat", [] { return ge::opapi::NullArg("aclGetFormat", "argument"); });
+  *format = static_cast<aclFormat>(tensor->format);
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size) {
+  return GetSize("aclGetIntArraySize", array, size);
+}
+aclnnStatus aclGetFloatArraySize(const aclFloatArray* array, uint64_t* size) {
+  return GetSize("aclGetFloatArraySize", array, size);
+}
+aclnnStatus aclGetBoolArraySize(const aclBoolArray* array, uint64_t* size) {
+  return GetSize("aclGetBoolArraySize", array, size);
+}
+aclnnStatus aclGetScalarListSize(const aclScalarList* list, uint64_t* size) {
+  return GetSize("aclGetScalarListSize", list, size);
 }
 aclnnStatus aclGetTensorListSize(const aclTensorList* list, uint64_t* size) {
   if (!list || !size)
@@ -298,6 +338,14 @@ aclnnStatus aclOpAttrsSetIntArray(aclOpAttrs* attrs, const char* name, const acl
     if (!value) return ge::opapi::NullArg("aclOpAttrsSetIntArray", "value");
     v->kind = gert::RuntimeAttrValue::kListInt;
     v->ints = value->v;
+    return ge::Status::Ok();
+  });
+}
+aclnnStatus aclOpAttrsSetBoolArray(aclOpAttrs* attrs, const char* name, const aclBoolArray* value) {
+  return SetAttr("aclOpAttrsSetBoolArray", attrs, name, [&](gert::RuntimeAttrValue* v) -> ge::Status {
+    if (!value) return ge::opapi::NullArg("aclOpAttrsSetBoolArray", "value");
+    v->kind = gert::RuntimeAttrValue::kListBool;
+    v->bools = value->v;
     return ge::Status::Ok();
   });
 }

@@ -88,6 +88,8 @@ void ConvertAttrs(const gert::RuntimeAttrs* attrs, FallbackArgs* a) {
       v.floats.assign(lf->GetData(), lf->GetData() + lf->GetSize());
     } else if (const auto* ls = attrs->GetListStr(i)) {
       v.kind = gert::RuntimeAttrValue::kListString, v.strings = *ls;
+    } else if (const auto* lb = attrs->GetListBool(i)) {
+      v.kind = gert::RuntimeAttrValue::kListBool, v.bools = *lb;
     } else if (const auto* ll = attrs->GetListListInt(i)) {
       v.kind = gert::RuntimeAttrValue::kListListInt, v.list_ints = *ll;
     }

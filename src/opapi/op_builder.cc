@@ -7,6 +7,7 @@
 #include "base/error_message.h"
 #include "kernels/block_range.h"
 #include "opapi/opapi_kernels.h"
+#include "register/tiling_capacity.h"
 
 namespace ge::opapi {
 
@@ -173,7 +174,7 @@ Status Prepare(const char* api, const std::string& op_type, const std::vector<co
     c->d.inputs.push_back(inputs[i] ? &c->ins[i] : nullptr);
   }
   for (auto& o : c->outs) c->d.outputs.push_back(&o);
-  c->tiling = gert::TilingData(impl->max_tiling_data_size);
+  c->tiling = gert::TilingData(gert::TilingDataCapacity(op_type.c_str(), *impl));
   c->d.tiling = &c->tiling;
   return Status::Ok();
 }

@@ -1,6 +1,11 @@
 // The default op-implementation registry and IMPL_OP's registrar.
 #include "register/op_impl_registry.h"
 
+#include <algorithm>
+
+#include "register/tiling_capacity.h"
+#include "register/tilingdata_base.h"
+
 namespace gert {
 
 const OpImplFunctionsV2* OpImplSpaceRegistryV2::GetOpImpl(const char* op_type) const {
@@ -59,4 +64,62 @@ OpImplRegisterV2& OpImplRegisterV2::OutputsByExecute() {
   return *this;
 }
 
+}  // namespace gert
+
+namespace gert {
+
+OpImplRegisterV2& OpImplRegisterV2::InferShapeRange(InferShapeRangeKernelFunc f) {
+  impl_->infer_shape_range = f;
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::InputsDataDependency(std::initializer_list<int32_t> inputs) {
+  impl_->inputs_data_dependency.assign(inputs.begin(), inputs.end());
+  return *this;
+}
+OpImplRegisterV2& OpImplRegisterV2::TilingParse(TilingParseFunc f, CompileInfoCreatorFunc creator,
+                                                CompileInfoDeleterFunc deleter) {
+  impl_->tiling_parse = f;
+  impl_->compile_info_creator = creator;
+  impl_->compile_info_deleter = deleter;
+  return *this;
+}
+
+namespace {
+struct CompileInfoSlot {
+  void* info = nullptr;
+  CompileInfoDeleterFunc deleter = nullptr;
+  bool ok = false;
+  ~CompileInfoSlot() {
+    if (info != nullptr && deleter != nullptr) deleter(info);
+  }
+};
+}  // namespace
+
+// Parsed once per (op type, core count) and kept for the process: tiling functions hold the
+// pointer only for their call, but sink programs re-tile on load.
+const void* GetOpCompileInfo(const char* op_type, uint32_t core_num) {
+  static std::mutex mu;
+  static std::map<std::pair<std::string, uint32_t>, CompileInfoSlot> slots;
+  if (op_type == nullptr) return nullptr;
+  const OpImplFunctionsV2* impl = DefaultOpImplSpaceRegistryV2::GetInstance().GetSpaceRegistry()->GetOpImpl(op_type);
+  if (impl == nullptr || impl->tiling_parse == nullptr || impl->compile_info_creator == nullptr) return nullptr;
+  std::lock_guard<std::mutex> lock(mu);
+  auto [it, fresh] = slots.try_emplace({op_type, core_num});
+  CompileInfoSlot& slot = it->second;
+  if (fresh) {
+    slot.info = impl->compile_info_creator();
+    slot.deleter = impl->compile_info_deleter;
+    TilingParseContext ctx(op_type, slot.info, ge::GetDevicePlatformInfos(core_num));
+    slot.ok = impl->tiling_parse(&ctx) == ge::GRAPH_SUCCESS;
+  }
+  return slot.ok ? slot.info : nullptr;
+}
+
+}  // namespace gert
+
+namespace gert {
+size_t TilingDataCapacity(const char* op_type, const OpImplFunctionsV2& impl) {
+  return std::max(impl.max_tiling_data_size,
+                  optiling::CTilingDataClassFactory::GetInstance().GetTilingDataSize(op_type ? op_type : ""));
+}
 }  // namespace gert

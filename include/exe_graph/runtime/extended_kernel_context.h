@@ -54,6 +54,11 @@ struct OpContextData {
   uint64_t tiling_key = 0;
   std::vector<size_t> workspace_sizes;
   uint32_t core_num = 1;
+  // Set by tiling functions and recorded only: the kernel's scheduling mode and whether it
+  // accumulates into its outputs (neither changes how GE launches it).
+  uint32_t schedule_mode = 0;
+  bool need_atomic = false;
+  int32_t tiling_cond = -1;
   // Execution (host fallback path).
   void* stream = nullptr;
   void* (*malloc_ws)(void* owner, size_t size) = nullptr;
@@ -77,6 +82,11 @@ class ExtendedKernelContext {
     return ir_index < d_->output_ir.size() ? &d_->output_ir[ir_index] : nullptr;
   }
   OpContextData* GetData() const { return d_; }
+  // Instance count of IR input `ir` (0 for an absent optional input).
+  size_t GetIrInputInstanceNum(size_t ir) const {
+    auto* info = GetInputInstanceInfo(ir);
+    return info == nullptr ? 0 : info->second;
+  }
 
  protected:
   const Tensor* InputAt(size_t i) const { return i < d_->inputs.size() ? d_->inputs[i] : nullptr; }

@@ -20,6 +20,15 @@ class InferShapeContext : public ExtendedKernelContext {
   const Shape* GetOptionalInputShape(size_t ir) const { return GetInputShape(InputInstance(ir)); }
   const Tensor* GetOptionalInputTensor(size_t ir) const { return InputAt(InputInstance(ir)); }
   const Shape* GetDynamicInputShape(size_t ir, size_t rel) const { return GetInputShape(InputInstance(ir, rel)); }
+  const Shape* GetRequiredInputShape(size_t ir) const { return GetInputShape(InputInstance(ir)); }
+  const Tensor* GetRequiredInputTensor(size_t ir) const { return InputAt(InputInstance(ir)); }
+  const Tensor* GetDynamicInputTensor(size_t ir, size_t rel) const { return InputAt(InputInstance(ir, rel)); }
+  // Dtype and format of an input (its shape and address may not be known yet).
+  const Tensor* GetInputDesc(size_t i) const { return InputAt(i); }
+  const Tensor* GetRequiredInputDesc(size_t ir) const { return InputAt(InputInstance(ir)); }
+  const Tensor* GetOptionalInputDesc(size_t ir) const { return InputAt(InputInstance(ir)); }
+  const Tensor* GetDynamicInputDesc(size_t ir, size_t rel) const { return InputAt(InputInstance(ir, rel)); }
+  Shape* GetRequiredOutputShape(size_t ir) const { return GetOutputShape(OutputInstance(ir)); }
   Shape* GetOutputShape(size_t i) const {
     Tensor* t = OutputAt(i);
     return t ? &t->MutableStorageShape() : nullptr;
@@ -40,6 +49,10 @@ class InferDataTypeContext : public ExtendedKernelContext {
   }
   ge::DataType GetOptionalInputDataType(size_t ir) const { return GetInputDataType(InputInstance(ir)); }
   ge::DataType GetDynamicInputDataType(size_t ir, size_t rel) const { return GetInputDataType(InputInstance(ir, rel)); }
+  ge::DataType GetRequiredInputDataType(size_t ir) const { return GetInputDataType(InputInstance(ir)); }
+  ge::graphStatus SetRequiredOutputDataType(size_t ir, ge::DataType dt) {
+    return SetOutputDataType(OutputInstance(ir), dt);
+  }
   ge::DataType GetOutputDataType(size_t i) const {
     Tensor* t = OutputAt(i);
     return t ? t->GetDataType() : ge::DT_UNDEFINED;

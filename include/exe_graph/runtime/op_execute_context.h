@@ -18,6 +18,11 @@ class OpExecuteContext : public ExtendedKernelContext {
   Tensor* GetRequiredOutputTensor(size_t ir) const { return OutputAt(OutputInstance(ir)); }
   Tensor* GetDynamicOutputTensor(size_t ir, size_t rel) const { return OutputAt(OutputInstance(ir, rel)); }
   void* GetStream() const { return d_->stream; }
+  // Execution options: GE's kernels are deterministic; hf32 (a reduced-precision fp32 matmul
+  // mode) is never used ("00": neither convolutions nor matmuls); precision mode 0 = as typed.
+  bool GetDeterministic() const { return true; }
+  const char* GetAllowHf32() const { return "00"; }
+  int32_t GetPrecisionMode() const { return 0; }
   void* MallocWorkspace(size_t size) { return d_->malloc_ws ? d_->malloc_ws(d_->ws_owner, size) : nullptr; }
   void FreeWorkspace() { FreeWorkspace(nullptr); }
   // GE: frees one workspace block (null: all blocks this node allocated).

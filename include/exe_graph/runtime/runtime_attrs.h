@@ -39,6 +39,10 @@ class RuntimeAttrs {
   const std::vector<std::string>* GetListStr(size_t i) const {
     return Is(i, RuntimeAttrValue::kListString) ? &values_[i].strings : nullptr;
   }
+  // GE: a ListBool attribute, one byte (0/1) per element.
+  const std::vector<uint8_t>* GetListBool(size_t i) const {
+    return Is(i, RuntimeAttrValue::kListBool) ? &values_[i].bools : nullptr;
+  }
   const std::vector<std::vector<int64_t>>* GetListListInt(size_t i) const {
     return Is(i, RuntimeAttrValue::kListListInt) ? &values_[i].list_ints : nullptr;
   }

@@ -35,6 +35,10 @@ class Shape {
     return *this;
   }
   bool IsScalar() const { return dim_num_ == 0; }
+  void SetScalar() { dim_num_ = 0; }
+  // Unchecked dim access (GetDim/SetDim check the index).
+  const int64_t& operator[](size_t i) const { return dims_[i]; }
+  int64_t& operator[](size_t i) { return dims_[i]; }
   // Product of dims (1 for a scalar); negative if any dim is unknown (<0) or the product
   // overflows int64.
   int64_t GetShapeSize() const {

@@ -7,6 +7,9 @@
 
 namespace gert {
 
+// The stream handle an op-execute function launches on (an aclrtStream).
+typedef void* rtStream;
+
 class Tensor {
  public:
   Tensor() = default;
