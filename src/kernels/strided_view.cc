@@ -59,6 +59,17 @@ void CopyRows(const StridedView& v, const T* x, T* y, int64_t begin, int64_t end
   }
 }
 
+// Rows [r0, r1) of a transpose whose output rows have kD1 elements: y[i][j] = x[i + j * s1]. kD1
+// streams read along i, one written along the rows; a compile-time row length lets the compiler
+// unroll (and vectorize) the interleave (NCHW -> NHWC of an RGB image: 3).
+template <typename T, int kD1>
+void InterleaveRows(const T* __restrict x, T* __restrict y, int64_t r0, int64_t r1, int64_t s1) {
+  const T* streams[kD1];
+  for (int j = 0; j < kD1; ++j) streams[j] = x + j * s1;
+  for (int64_t i = r0; i < r1; ++i)
+    for (int j = 0; j < kD1; ++j) y[i * kD1 + j] = streams[j][i];
+}
+
 // A transpose of the two innermost dims with a contiguous read along the first of them
 // (out[..][i][j] = x[.. + i + j * s], e.g. NCHW -> NHWC with few channels, or a channel
 // shuffle): per outer index, tiles of 64 i, each read once along i and written with stride d1.
@@ -76,14 +87,21 @@ void TransposeInner(const StridedView& v, const T* x, T* y, int64_t begin, int64
     const int64_t lo = std::max<int64_t>(begin - outer * plane, 0), hi = std::min<int64_t>(end - outer * plane, plane);
     T* yo = y + outer * plane;
     const T* xo = x + base;
-    for (int64_t i0 = lo / d1; i0 * d1 < hi; i0 += kTile) {
-      int64_t i1 = std::min<int64_t>(i0 + kTile, (hi + d1 - 1) / d1);
-      for (int64_t j = 0; j < d1; ++j)
-        for (int64_t i = i0; i < i1; ++i) {
-          int64_t o = i * d1 + j;
-          if (o >= lo && o < hi) yo[o] = xo[i + j * s1];
+    // Whole output rows [r0, r1) in one pass; the partial rows at the block's edges by element.
+    const int64_t r0 = (lo + d1 - 1) / d1, r1 = std::max(r0, hi / d1);
+    for (int64_t o = lo; o < std::min(hi, r0 * d1); ++o) yo[o] = xo[o / d1 + (o % d1) * s1];
+    switch (d1) {
+      case 2: InterleaveRows<T, 2>(xo, yo, r0, r1, s1); break;
+      case 3: InterleaveRows<T, 3>(xo, yo, r0, r1, s1); break;
+      case 4: InterleaveRows<T, 4>(xo, yo, r0, r1, s1); break;
+      default:
+        for (int64_t i0 = r0; i0 < r1; i0 += kTile) {  // tiles of 64 rows, each stream read along i
+          const int64_t i1 = std::min(i0 + kTile, r1);
+          for (int64_t j = 0; j < d1; ++j)
+            for (int64_t i = i0; i < i1; ++i) yo[i * d1 + j] = xo[i + j * s1];
         }
     }
+    for (int64_t o = std::max(lo, r1 * d1); o < hi; ++o) yo[o] = xo[o / d1 + (o % d1) * s1];
   }
 }
 

@@ -141,8 +141,7 @@ aclError aclrtLaunchKernelWithName(const char* name, aclrtKernelFunc func, uint3
   return Guarded("aclrtLaunchKernel", [&]() -> aclError {
     Stream* s = Device::Get().FindStream(stream, "aclrtLaunchKernel");
     if (s == nullptr) return ACL_ERROR_RT_PARAM_INVALID;
-    if (blockDim == 1 && Stream::inline_launch() && s->TryRunInline(func, addrs, numAddrs, tiling, tilingSize, name))
-      return ACL_SUCCESS;
+    if (s->TryRunInline(func, blockDim, addrs, numAddrs, tiling, tilingSize, name)) return ACL_SUCCESS;
     s->Enqueue([&](Task& t) {
       t.type = TaskType::kKernel;
       t.func = func;

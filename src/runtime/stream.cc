@@ -14,18 +14,22 @@
 namespace ge::rt {
 namespace {
 
-std::atomic<bool>& InlineFlag() {
-  static std::atomic<bool> flag{[] {
+// The widest kernel that runs inline: 0 (off), 1 (single-block kernels only) or every width.
+// GE_INLINE_LAUNCH=0 / 1 / anything else (default: every width).
+std::atomic<uint32_t>& InlineMaxBlocks() {
+  static std::atomic<uint32_t> max_blocks{[] {
     const char* env = std::getenv("GE_INLINE_LAUNCH");
-    return env == nullptr || std::strcmp(env, "0") != 0;
+    if (env != nullptr && std::strcmp(env, "0") == 0) return 0u;
+    if (env != nullptr && std::strcmp(env, "1") == 0) return 1u;
+    return UINT32_MAX;
   }()};
-  return flag;
+  return max_blocks;
 }
 
 }  // namespace
 
-void Stream::SetInlineLaunch(bool on) { InlineFlag().store(on, std::memory_order_relaxed); }
-bool Stream::inline_launch() { return InlineFlag().load(std::memory_order_relaxed); }
+void Stream::SetInlineLaunch(uint32_t max_blocks) { InlineMaxBlocks().store(max_blocks, std::memory_order_relaxed); }
+uint32_t Stream::inline_max_blocks() { return InlineMaxBlocks().load(std::memory_order_relaxed); }
 
 Stream::Stream(CorePool* pool) : pool_(pool) {
   thread_ = std::thread([this] { Loop(); });
@@ -87,8 +91,9 @@ void Stream::Loop() {
   }
 }
 
-bool Stream::TryRunInline(aclrtKernelFunc func, void* const* addrs, uint32_t num_addrs, const void* tiling,
-                          uint32_t tiling_size, const char* name) {
+bool Stream::TryRunInline(aclrtKernelFunc func, uint32_t block_dim, void* const* addrs, uint32_t num_addrs,
+                          const void* tiling, uint32_t tiling_size, const char* name) {
+  if (block_dim > inline_max_blocks()) return false;
   {
     SpinLockGuard lk(queue_lock_);
     // Idle: nothing queued, every task and inline kernel started so far has completed (which
@@ -116,11 +121,14 @@ bool Stream::TryRunInline(aclrtKernelFunc func, void* const* addrs, uint32_t num
     tiling = dst;
   }
   const KernelErrorTag tag{&kernel_error_, name};
-  aclrtKernelArgs args{addrs, num_addrs, tiling, tiling_size, 0, 1, &tag};
+  aclrtKernelArgs args{addrs, num_addrs, tiling, tiling_size, 0, block_dim, &tag};
+  // A wider kernel's blocks: this thread is the submitting core, the pool's threads take the rest.
   if (trace::Enabled()) {
     const auto start = trace::Clock::now();
-    RunKernel(*pool_, func, args);  // its block on this thread's core track
+    RunKernel(*pool_, func, args);  // its blocks on the core tracks
     trace::Record(trace::kHostStreamTrack, KernelName(args), start, trace::Clock::now());
+  } else if (block_dim > 1) {
+    RunKernel(*pool_, func, args);
   } else {
     func(&args);
   }

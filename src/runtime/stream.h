@@ -1,8 +1,9 @@
 // A device stream: an in-order task queue executed by its own thread. A dedicated thread per
 // stream means a stream blocked on an event wait never holds a core thread; blockDim == 1
 // kernels run inline on it, wider kernels spread their blocks over the core pool.
-// A blockDim == 1 kernel launched on an idle stream (nothing queued or running) runs on the
-// launching thread instead (TryRunInline): no hand-off, no wake-up. It counts as a task of the
+// A kernel launched on an idle stream (nothing queued or running) runs on the launching thread
+// instead (TryRunInline), which then takes the stream thread's place as the submitting core: no
+// hand-off, no wake-up, and no third thread spinning beside the two that compute. It counts as a task of the
 // stream: Synchronize waits for it, a task enqueued meanwhile starts only after it, and its
 // kernel error is reported by the next Synchronize like any other task's.
 #ifndef GE_SRC_RUNTIME_STREAM_H_
@@ -77,14 +78,16 @@ class Stream {
     if (sleeping_.load(std::memory_order_seq_cst)) pushed_.notify_one();
   }
 
-  // Runs a blockDim == 1 kernel on the calling thread when the stream is idle and inline launch
-  // is enabled; false (nothing run) otherwise, and the caller enqueues it.
-  bool TryRunInline(aclrtKernelFunc func, void* const* addrs, uint32_t num_addrs, const void* tiling,
-                    uint32_t tiling_size, const char* name);
+  // Runs a kernel on the calling thread when the stream is idle and inline launch covers its
+  // width (a wider kernel's blocks go to the core pool with this thread as the submitting core,
+  // as the stream thread would); false (nothing run) otherwise, and the caller enqueues it.
+  bool TryRunInline(aclrtKernelFunc func, uint32_t block_dim, void* const* addrs, uint32_t num_addrs,
+                    const void* tiling, uint32_t tiling_size, const char* name);
 
-  // Inline launch for every stream (default on; GE_INLINE_LAUNCH=0 turns it off).
-  static void SetInlineLaunch(bool on);
-  static bool inline_launch();
+  // The widest kernel launched inline, for every stream (default: any width; 1 = single-block
+  // kernels only; 0 = off. GE_INLINE_LAUNCH=0 / 1 set it at start-up).
+  static void SetInlineLaunch(uint32_t max_blocks);
+  static uint32_t inline_max_blocks();
 
   // Waits for every task enqueued before the call. Returns (and clears) the first error an
   // asynchronous task hit since the last synchronize, setting the recent error message.

@@ -1,4 +1,5 @@
-// Inline launch: a blockDim == 1 kernel launched on an idle stream runs on the launching thread.
+// Inline launch: a kernel launched on an idle stream runs on the launching thread (a wider one
+// with the core pool's threads taking the other blocks).
 // Stream order, Synchronize and kernel-error reporting must be exactly those of a queued launch,
 // from one thread and from two threads sharing the stream.
 #include <gtest/gtest.h>
@@ -56,8 +57,9 @@ void AppendCallback(void* user_data) {
   Leave(a->log);
 }
 
-// Launches task `i` of a mixed sequence: single-block kernels (inline-able), multi-block and
-// slow kernels, and host callbacks. `args` keeps the callbacks' user data alive.
+// Launches task `i` of a mixed sequence: single-block and multi-block kernels, slow ones, and
+// host callbacks (always queued: the kernels after one find the stream busy). `args` keeps the callbacks' user data
+// alive.
 void LaunchMixed(aclrtStream stream, Log* log, int64_t i, std::vector<CallbackArg>* args) {
   void* addrs[] = {log};
   switch (i % 7) {
@@ -81,6 +83,25 @@ TEST(InlineLaunch, IdleStreamRunsASingleBlockKernelOnTheCaller) {
   ASSERT_EQ(aclrtSynchronizeStream(s.get()), ACL_SUCCESS);
   ASSERT_EQ(log.threads.size(), 1u);
   EXPECT_EQ(log.threads[0], std::this_thread::get_id());
+}
+
+// addrs[0]: std::atomic<uint32_t>[8], one counter per block; addrs[1]: std::atomic<int>, blocks run.
+void CountBlocksKernel(const aclrtKernelArgs* args) {
+  static_cast<std::atomic<uint32_t>*>(args->addrs[0])[args->blockIdx].fetch_add(1);
+  std::this_thread::sleep_for(std::chrono::microseconds(200));
+  static_cast<std::atomic<int>*>(args->addrs[1])->fetch_add(1);
+}
+
+TEST(InlineLaunch, IdleStreamRunsAMultiBlockKernelBeforeTheLaunchReturns) {
+  ScopedStream s;
+  std::atomic<uint32_t> per_block[8] = {};
+  std::atomic<int> done{0};
+  void* addrs[] = {per_block, &done};
+  ASSERT_EQ(aclrtSynchronizeStream(s.get()), ACL_SUCCESS);
+  ASSERT_EQ(aclrtLaunchKernel(CountBlocksKernel, 8, addrs, 2, nullptr, 0, s.get()), ACL_SUCCESS);
+  EXPECT_EQ(done.load(), 8);  // ran inline: every block finished inside the launch
+  for (auto& b : per_block) EXPECT_EQ(b.load(), 1u);
+  ASSERT_EQ(aclrtSynchronizeStream(s.get()), ACL_SUCCESS);
 }
 
 TEST(InlineLaunch, MixedSequenceFromOneThreadKeepsOrder) {
@@ -160,6 +181,11 @@ TEST(InlineLaunch, SynchronizeFromAnotherThreadWaitsForAnInlineKernel) {
   EXPECT_EQ(counter.load(), 1);
 }
 
+void SleepThenAppendCallback(void* user_data) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  AppendCallback(user_data);
+}
+
 // Reports "bad <seq>" when tiling's seq is odd; addrs[0]: Log*.
 void MaybeReportKernel(const aclrtKernelArgs* args) {
   const auto seq = TilingAs<int64_t>(args);
@@ -185,9 +211,11 @@ TEST(InlineLaunch, InlineKernelErrorsAreReportedAtSynchronizeWithTheLaunchName) 
   seq = 2;
   ASSERT_EQ(aclrtLaunchKernelWithName("ok", MaybeReportKernel, 1, addrs, 1, &seq, sizeof(seq), s.get()), ACL_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(s.get()), ACL_SUCCESS);  // cleared by the synchronize
-  // A queued kernel's report and an inline one's after it: the first in stream order wins.
+  // A queued kernel's report and an inline one's after it: the first in stream order wins. (The
+  // callback keeps the stream busy, so the kernel after it is queued.)
   seq = 5;
-  ASSERT_EQ(aclrtLaunchKernelWithName("slow", SlowAppendKernel, 2, addrs, 1, &seq, sizeof(seq), s.get()), ACL_SUCCESS);
+  CallbackArg slow{&log, 4};
+  ASSERT_EQ(aclrtLaunchCallback(SleepThenAppendCallback, &slow, ACL_CALLBACK_BLOCK, s.get()), ACL_SUCCESS);
   ASSERT_EQ(aclrtLaunchKernelWithName("queued", MaybeReportKernel, 1, addrs, 1, &seq, sizeof(seq), s.get()),
             ACL_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(s.get()), ACL_ERROR_RT_KERNEL_DATA);
