@@ -3,6 +3,7 @@
 (sink and host) and checked against numpy: the TF ops the frozen test graphs do not cover.
 Each case: constants (Const nodes), one op node named `out`, and the expected numpy value."""
 import argparse
+import math
 import os
 import subprocess
 import sys
@@ -28,6 +29,8 @@ def attr_text(k, v):
         return f'attr {{ key: "{k}" value {{ b: {"true" if v else "false"} }} }}'
     if isinstance(v, int):
         return f'attr {{ key: "{k}" value {{ i: {v} }} }}'
+    if isinstance(v, float):
+        return f'attr {{ key: "{k}" value {{ f: {v!r} }} }}'
     if isinstance(v, str):
         return f'attr {{ key: "{k}" value {{ s: "{v}" }} }}'
     if isinstance(v, type):
@@ -114,6 +117,121 @@ node { name: "out" op: "Conv2D" input: "x" input: "w" attr { key: "padding" valu
         np.array(f.astype(np.float64).sum())
 
 
+    # Composite ops: elementwise, scatter and segment reductions, matrix, quantization, shapes.
+    ai, bi = np.array([7, -7, 5, -5], np.int32), np.array([3, 3, -3, -3], np.int32)
+    yield "Mod_int", graph("Mod", [ai, bi]), np.fmod(ai, bi).astype(np.int32)
+    yield "TruncateMod_float", graph("TruncateMod", [f, g]), np.fmod(f, g).astype(np.float32)
+    yield "Erfc", graph("Erfc", [f]), np.array([1 - math.erf(v) for v in f.reshape(-1).astype(np.float64)],
+                                               np.float32).reshape(f.shape)
+    fi = np.array([1.0, np.inf, -np.inf, np.nan, 0.0], np.float32)
+    yield "IsFinite", graph("IsFinite", [fi]), np.isfinite(fi)
+    x0 = np.array([0.0, 2.0, 0.0, 1.5], np.float32)
+    y0 = np.array([0.0, 3.0, -1.0, 0.5], np.float32)
+    with np.errstate(all="ignore"):
+        yield "Xlogy", graph("Xlogy", [x0, y0]), np.where(x0 == 0, 0, x0 * np.log(y0)).astype(np.float32)
+        yield "Xdivy", graph("Xdivy", [x0, y0]), np.where(x0 == 0, 0, x0 / y0).astype(np.float32)
+        yield "Xlog1py", graph("Xlog1py", [x0, y0]), np.where(x0 == 0, 0, x0 * np.log1p(y0)).astype(np.float32)
+    yield "ApproximateEqual", graph("ApproximateEqual", [f, f + np.float32(0.05)], {"tolerance": 0.1}), \
+        np.ones(f.shape, bool)
+    t = np.arange(8, dtype=np.float32)
+    ind = np.array([[4], [3], [1], [7]], np.int32)
+    up = np.array([9, 10, 11, 12], np.float32)
+    for op, fn in (("Update", lambda a, b: b), ("Add", np.add), ("Sub", np.subtract), ("Max", np.maximum),
+                   ("Min", np.minimum)):
+        exp = t.copy()
+        exp[ind[:, 0]] = fn(exp[ind[:, 0]], up)
+        yield f"TensorScatter{op}", graph(f"TensorScatter{op}", [t, ind, up]), exp
+    data = np.array([[1, 2], [3, 4], [5, 6], [7, 8]], np.float32)
+    ids = np.array([0, 2, 0, 2], np.int32)
+    for op, fn, init in (("Sum", np.add, 0), ("Prod", np.multiply, 1), ("Max", np.maximum, np.finfo(np.float32).min),
+                         ("Min", np.minimum, np.finfo(np.float32).max)):
+        exp = np.full((3, 2), init, np.float32)
+        for i, s_ in enumerate(ids):
+            exp[s_] = fn(exp[s_], data[i])
+        yield f"UnsortedSegment{op}", graph(f"UnsortedSegment{op}", [data, ids, np.array(3, np.int32)]), exp
+    sids = np.array([0, 0, 1, 1], np.int64)
+    yield "SegmentSum", graph("SegmentSum", [data, sids]), np.array([[4, 6], [12, 14]], np.float32)
+    yield "SegmentProd", graph("SegmentProd", [data, sids]), np.array([[3, 8], [35, 48]], np.float32)
+    mats = np.array([[[2, 1], [1, 3]], [[1, 2], [3, 4]]], np.float64)
+    yield "MatrixDeterminant", graph("MatrixDeterminant", [mats]), np.linalg.det(mats)
+    d = np.array([[1, 2, 3], [4, 5, 6]], np.float32)
+    yield "MatrixDiag", graph("MatrixDiag", [d]), np.stack([np.diag(r) for r in d])
+    rect = np.arange(12, dtype=np.float32).reshape(3, 4)
+    yield "MatrixDiagPart", graph("MatrixDiagPart", [rect]), np.diagonal(rect).copy()
+    sq = np.arange(9, dtype=np.float32).reshape(3, 3)
+    exp = sq.copy()
+    np.fill_diagonal(exp, [-1, -2, -3])
+    yield "MatrixSetDiag", graph("MatrixSetDiag", [sq, np.array([-1, -2, -3], np.float32)]), exp
+
+    def fake_quant(x, lo, hi, bits=8, narrow=False):  # TF's nudged fake quantization, in float32
+        qmin, qmax = np.float32(1 if narrow else 0), np.float32(2 ** bits - 1)
+        scale = (np.float32(hi) - np.float32(lo)) / (qmax - qmin)
+        zp = qmin - np.float32(lo) / scale
+        zp = qmin if zp < qmin else qmax if zp > qmax else np.float32(np.round(zp))
+        nlo, nhi = (qmin - zp) * scale, (qmax - zp) * scale
+        c = np.clip(x, nlo, nhi)
+        return (np.floor((c - nlo) / scale + np.float32(0.5)) * scale + nlo).astype(np.float32)
+    fq = np.array([-7.0, -1.3, -0.02, 0.0, 0.7, 2.49, 5.9, 6.5], np.float32)
+    yield "FakeQuantWithMinMaxArgs", graph("FakeQuantWithMinMaxArgs", [fq], {"min": -6.0, "max": 6.0}), \
+        fake_quant(fq, -6.0, 6.0)
+    yield "FakeQuantWithMinMaxVars_narrow4", graph("FakeQuantWithMinMaxVars",
+                                                   [fq, np.array(-2.0, np.float32), np.array(3.0, np.float32)],
+                                                   {"num_bits": 4, "narrow_range": True}), \
+        fake_quant(fq, -2.0, 3.0, 4, True)
+    yield "LinSpace", graph("LinSpace", [np.array(1.0, np.float32), np.array(3.0, np.float32), np.array(5, np.int32)]), \
+        np.linspace(1, 3, 5).astype(np.float32)
+    ca = np.array([[1, 2, 3], [4, 5, 6]], np.float32)
+    cb = np.array([[7, 8, 9], [-1, 0, 2]], np.float32)
+    yield "Cross", graph("Cross", [ca, cb]), np.cross(ca, cb)
+    yield "ShapeN", graph("ShapeN", [rect, d], {"N": 2}), np.array([3, 4], np.int32)
+    img = (np.arange(2 * 3 * 3 * 2, dtype=np.float32).reshape(2, 3, 3, 2) % 7) / 3
+    mean = img.mean(axis=(1, 2), keepdims=True)
+    yield "AdjustContrastv2", graph("AdjustContrastv2", [img, np.array(1.5, np.float32)]), \
+        ((img - mean) * np.float32(1.5) + mean).astype(np.float32)
+    yield "BroadcastArgs", graph("BroadcastArgs", [np.array([2, 1, 3], np.int32), np.array([4, 1], np.int32)]), \
+        np.array([2, 4, 3], np.int32)
+    yield "Roll", graph("Roll", [rect, np.array([1, -5], np.int32), np.array([0, 1], np.int32)]), \
+        np.roll(rect, (1, -5), axis=(0, 1))
+
+    # A TF1 while loop (i = 0; while i < 3: x = 2x + 1; ta[i] = x) with a TensorArray written each
+    # iteration and concatenated after the loop.
+    def ctl(name, arr, dep):  # a constant inside the loop frame (control input from the pivot)
+        return const(name, arr).replace('op: "Const"', f'op: "Const" input: "^{dep}"', 1)
+
+    def enter(name, src, const_=False):
+        c = ' attr { key: "is_constant" value { b: true } }' if const_ else ""
+        return f'node {{ name: "{name}" op: "Enter" input: "{src}" attr {{ key: "frame_name" value {{ s: "w" }} }}{c} }}\n'
+    text = const("x", np.array([1, 2], np.float32)) + const("n", np.array(3, np.int32)) + \
+        const("zero", np.array(0, np.int32)) + \
+        'node { name: "ta" op: "TensorArrayV3" input: "n" attr { key: "dtype" value { type: DT_FLOAT } } }\n' + \
+        enter("w/Enter", "zero") + enter("w/Enter_1", "x") + enter("w/Enter_2", "ta:1") + enter("w/n", "n", True) + \
+        enter("w/ta", "ta", True)
+    for k in ("", "_1", "_2"):
+        text += f'node {{ name: "w/Merge{k}" op: "Merge" input: "w/Enter{k}" input: "w/NextIteration{k}" }}\n'
+    text += 'node { name: "w/Less" op: "Less" input: "w/Merge" input: "w/n" }\n'
+    text += 'node { name: "w/LoopCond" op: "LoopCond" input: "w/Less" }\n'
+    for k in ("", "_1", "_2"):
+        text += f'node {{ name: "w/Switch{k}" op: "Switch" input: "w/Merge{k}" input: "w/LoopCond" }}\n'
+        text += f'node {{ name: "w/Identity{k}" op: "Identity" input: "w/Switch{k}:1" }}\n'
+        text += f'node {{ name: "w/Exit{k}" op: "Exit" input: "w/Switch{k}" }}\n'
+    text += ctl("w/two", np.array(2, np.float32), "w/Identity") + ctl("w/one", np.array(1, np.float32), "w/Identity")
+    text += ctl("w/one_i", np.array(1, np.int32), "w/Identity") + """
+node { name: "w/Mul" op: "Mul" input: "w/Identity_1" input: "w/two" }
+node { name: "w/Add" op: "AddV2" input: "w/Mul" input: "w/one" }
+node { name: "w/Write" op: "TensorArrayWriteV3" input: "w/ta" input: "w/Identity" input: "w/Add" input: "w/Identity_2" }
+node { name: "w/inc" op: "AddV2" input: "w/Identity" input: "w/one_i" }
+node { name: "w/NextIteration" op: "NextIteration" input: "w/inc" }
+node { name: "w/NextIteration_1" op: "NextIteration" input: "w/Add" }
+node { name: "w/NextIteration_2" op: "NextIteration" input: "w/Write" }
+node { name: "out" op: "TensorArrayConcatV3" input: "ta" input: "w/Exit_2" attr { key: "dtype" value { type: DT_FLOAT } } }
+node { name: "close" op: "TensorArrayCloseV3" input: "ta" input: "^out" }
+"""
+    xs, v = [], np.array([1, 2], np.float32)
+    for _ in range(3):
+        v = v * 2 + 1
+        xs.append(v)
+    yield "while_TensorArrayConcat", text, np.concatenate(xs)
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ge", default="ge")
@@ -126,7 +244,10 @@ def main():
             with open(path, "w") as f:
                 f.write(text)
             reason = None
-            for mode in a.modes.split(","):
+            modes = a.modes.split(",")
+            if "LoopCond" in text:  # a Loop's outputs have run-time shapes: auto instead of sink
+                modes = list(dict.fromkeys("auto" if m == "sink" else m for m in modes))
+            for mode in modes:
                 out = os.path.join(tmp, f"{name}_{mode}.npz")
                 r = subprocess.run([a.ge, "run", path, "--mode", mode, "--outputs", out], capture_output=True,
                                    text=True, timeout=120)

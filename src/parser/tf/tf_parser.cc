@@ -158,6 +158,17 @@ HostTensor ScalarOf(DataType dt, double v) {
 
 // ---- the converter ------------------------------------------------------------------------------
 
+// TensorArray state a TRef stands for (TensorArrayV3 and its Read/Write/Scatter/Gather/Size ops
+// are resolved at parse time: an array is its stacked content, written one element per loop
+// iteration or scattered whole).
+enum class TaState {
+  kNone,
+  kHandle,   // the array's handle (no value)
+  kEmpty,    // the flow of an array nothing has written yet
+  kContent,  // the flow of a filled array: v is the stacked content [size, element...]
+  kWritten,  // in a loop body, the flow after this iteration's write: v is the element written
+};
+
 // One TF tensor (a node's output k): its value in the graph IR (materialized lazily for
 // constants), its parse-time constant value when known, and its rank when known.
 struct TRef {
@@ -169,63 +180,126 @@ struct TRef {
   // Inside a TF1 conditional (Switch ... Merge): the predicate and the branch this tensor is on.
   ValueId pred = kNoValue;
   bool branch = false;
+  TaState ta = TaState::kNone;
 };
 
 bool IsIntegral(DataType dt) { return dt == DT_INT32 || dt == DT_INT64; }
 
+// "node:k" / "^node" / "node" -> node.
+std::string NodeOf(const std::string& in) {
+  std::string s = in[0] == '^' ? in.substr(1) : in;
+  auto colon = s.rfind(':');
+  if (colon != std::string::npos && colon + 1 < s.size() &&
+      std::all_of(s.begin() + colon + 1, s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    s = s.substr(0, colon);
+  return s;
+}
+
+// The GraphDef's nodes in a topological order and its TF1 while-loop frames. A Merge's input
+// from a NextIteration is a loop's back edge, left out of the order. A node's frame is the one
+// its inputs are in: an Enter's frame is its frame_name, an Exit's the frame around its input's.
+struct GraphIndex {
+  const tf::GraphDef* gd = nullptr;
+  std::map<std::string, int> index;
+  std::vector<int> order;
+  std::vector<std::string> frame;                   // per node; "" outside every loop
+  std::map<std::string, std::string> parent;        // frame -> the frame around it
+  std::map<std::string, std::vector<int>> members;  // frame -> its nodes and its inner frames', in order
+  std::map<int, int> exit_of_switch;                // loop Switch -> the Exit reading its output 0
+
+  bool BackEdge(int consumer, int producer) const {
+    return gd->node(consumer).op() == "Merge" && gd->node(producer).op() == "NextIteration";
+  }
+  Status Build(const tf::GraphDef& g);
+  Status AssignFrames();
+};
+
+Status GraphIndex::Build(const tf::GraphDef& g) {
+  gd = &g;
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto& n = g.node(i);
+    if (n.name().empty()) return InvalidArgument("node #{} ({}) has no name", i, n.op());
+    if (!index.emplace(n.name(), i).second) return InvalidArgument("two nodes are named '{}'", n.name());
+  }
+  std::vector<int> state(g.node_size(), 0);
+  std::function<Status(int)> visit = [&](int i) -> Status {
+    if (state[i] == 2) return Status::Ok();
+    if (state[i] == 1)
+      return Unsupported("node '{}' ({}) is on a cycle that is not a TF1 while loop (Merge <- NextIteration)",
+                         g.node(i).name(), g.node(i).op());
+    state[i] = 1;
+    for (const auto& in : g.node(i).input()) {
+      auto it = index.find(NodeOf(in));
+      if (it == index.end())
+        return InvalidArgument("node '{}' ({}): input '{}' names no node of the graph", g.node(i).name(),
+                               g.node(i).op(), in);
+      if (!BackEdge(i, it->second)) GE_RETURN_IF_ERROR(visit(it->second));
+    }
+    state[i] = 2;
+    order.push_back(i);
+    return Status::Ok();
+  };
+  for (int i = 0; i < g.node_size(); ++i) GE_RETURN_IF_ERROR(visit(i));
+  return AssignFrames();
+}
+
+Status GraphIndex::AssignFrames() {
+  frame.assign(gd->node_size(), "");
+  for (int i : order) {
+    const auto& n = gd->node(i);
+    std::string in_frame;
+    for (const auto& in : n.input()) {
+      int j = index.at(NodeOf(in));
+      if (BackEdge(i, j) || frame[j].empty()) continue;
+      in_frame = frame[j];
+      break;
+    }
+    if (n.op() == "Enter") {
+      std::string f;
+      for (const auto& e : n.attr())
+        if (e.key() == "frame_name") f = e.value().s();
+      if (f.empty()) return InvalidArgument("node '{}' (Enter): no frame_name", n.name());
+      auto [it, fresh] = parent.emplace(f, in_frame);
+      if (!fresh && it->second != in_frame)
+        return Unsupported("node '{}' (Enter): frame '{}' is entered from frames '{}' and '{}'", n.name(), f,
+                           it->second, in_frame);
+      frame[i] = f;
+    } else if (n.op() == "Exit") {
+      if (in_frame.empty()) return InvalidArgument("node '{}' (Exit): its input is in no loop frame", n.name());
+      frame[i] = parent.at(in_frame);
+      const int sw = index.at(NodeOf(n.input(0)));
+      if (gd->node(sw).op() == "Switch") exit_of_switch[sw] = i;
+    } else {
+      frame[i] = in_frame;
+    }
+  }
+  for (const auto& [f, p] : parent) {  // frames nest: no frame encloses itself
+    std::string a = p;
+    for (size_t depth = 0; !a.empty(); a = parent.at(a))
+      if (a == f || ++depth > parent.size()) return Unsupported("loop frame '{}' encloses itself", f);
+  }
+  for (int i : order)
+    for (std::string f = frame[i]; !f.empty(); f = parent.at(f)) members[f].push_back(i);
+  return Status::Ok();
+}
+
+struct LoopParts;
+
 class Converter {
  public:
-  Converter(Graph* g, std::vector<std::string> requested) : g_(g), requested_(std::move(requested)) {}
+  Converter(Graph* g, const GraphIndex* gi, std::vector<std::string> requested)
+      : g_(g), gi_(gi), requested_(std::move(requested)) {}
+  // A converter for a loop's condition (same graph) or body (a graph of its own) inside parent's
+  // scope: it resolves the tensors parent's scope defines, a body through outer references.
+  Converter(Converter* parent, Graph* g) : g_(g), gi_(parent->gi_), parent_(parent), tmp_(parent->tmp_) {}
 
-  Status Run(const tf::GraphDef& gd) {
-    std::map<std::string, int> index;
-    for (int i = 0; i < gd.node_size(); ++i) {
-      const auto& n = gd.node(i);
-      if (n.name().empty()) return InvalidArgument("node #{} ({}) has no name", i, n.op());
-      if (!index.emplace(n.name(), i).second) return InvalidArgument("two nodes are named '{}'", n.name());
-    }
-    // Topological order (inputs, control inputs included, before their consumers).
-    std::vector<int> state(gd.node_size(), 0), order;
-    std::function<Status(int)> visit = [&](int i) -> Status {
-      if (state[i] == 2) return Status::Ok();
-      if (state[i] == 1)
-        return Unsupported("node '{}' ({}) is on a cycle (TF1 while loops are not supported yet)", gd.node(i).name(),
-                           gd.node(i).op());
-      state[i] = 1;
-      for (const auto& in : gd.node(i).input()) {
-        std::string src = NodeOf(in);
-        auto it = index.find(src);
-        if (it == index.end())
-          return InvalidArgument("node '{}' ({}): input '{}' names no node of the graph", gd.node(i).name(),
-                                 gd.node(i).op(), in);
-        GE_RETURN_IF_ERROR(visit(it->second));
-      }
-      state[i] = 2;
-      order.push_back(i);
-      return Status::Ok();
-    };
-    for (int i = 0; i < gd.node_size(); ++i) GE_RETURN_IF_ERROR(visit(i));
+  Status Run() {
+    GE_RETURN_IF_ERROR(ConvertScope("", gi_->order, {}));
+    const tf::GraphDef& gd = *gi_->gd;
     std::set<std::string> consumed;
     for (const auto& n : gd.node())
       for (const auto& in : n.input())
         if (!in.empty() && in[0] != '^') consumed.insert(NodeOf(in));
-    for (int i : order) {
-      const auto& n = gd.node(i);
-      Status st = Convert(n);
-      if (!st.ok()) return st.Prepend(fmt::format("node '{}' ({}): ", n.name(), n.op()));
-      // A node fed by a conditional branch is on that branch (both branches are computed; Merge
-      // selects).
-      if (n.op() == "Switch" || n.op() == "Merge") continue;
-      std::vector<TRef*> ins;
-      if (!Inputs(n, &ins).ok()) continue;
-      auto tagged = std::find_if(ins.begin(), ins.end(), [](TRef* r) { return r->pred != kNoValue; });
-      if (tagged == ins.end()) continue;
-      for (auto& o : outs_[n.name()]) {
-        if (o.pred != kNoValue) continue;
-        o.pred = (*tagged)->pred;
-        o.branch = (*tagged)->branch;
-      }
-    }
     // Outputs: the requested ones, or every output of each node nothing consumes, in graph order.
     auto add_output = [&](TRef& ref, const std::string& name) {
       ValueId v = V(ref);
@@ -242,6 +316,10 @@ class Converter {
         std::string node = NodeOf(r);
         int k = node.size() < r.size() ? std::stoi(r.substr(node.size() + 1)) : 0;
         auto it = outs_.find(node);
+        auto idx = gi_->index.find(node);
+        if (it == outs_.end() && idx != gi_->index.end() && !gi_->frame[idx->second].empty())
+          return InvalidArgument("output '{}': node '{}' is inside while-loop frame '{}' (a value per iteration)", r,
+                                 node, gi_->frame[idx->second]);
         if (it == outs_.end()) return InvalidArgument("output '{}': no node '{}' with outputs", r, node);
         if (k >= static_cast<int>(it->second.size()))
           return InvalidArgument("output '{}': node '{}' has {} output(s)", r, node, it->second.size());
@@ -263,30 +341,74 @@ class Converter {
   }
 
  private:
-  static std::string NodeOf(const std::string& in) {
-    std::string s = in[0] == '^' ? in.substr(1) : in;
-    auto colon = s.rfind(':');
-    if (colon != std::string::npos && colon + 1 < s.size() &&
-        std::all_of(s.begin() + colon + 1, s.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      s = s.substr(0, colon);
-    return s;
-  }
-
   // The data inputs of n (control inputs dropped), resolved.
   Status Inputs(const tf::NodeDef& n, std::vector<TRef*>* ins) {
     for (const auto& in : n.input()) {
       if (in.empty() || in[0] == '^') continue;
-      std::string src = NodeOf(in);
-      int k = 0;
-      if (src.size() < in.size()) k = std::stoi(in.substr(src.size() + 1));
-      auto it = outs_.find(src);
-      if (it == outs_.end()) return Unsupported("input '{}': its node produced nothing that can be used", in);
-      if (k >= static_cast<int>(it->second.size()))
-        return InvalidArgument("input '{}': node '{}' has {} outputs", in, src, it->second.size());
-      ins->push_back(&it->second[k]);
+      TRef* r;
+      GE_RETURN_IF_ERROR(Ref(in, &r));
+      ins->push_back(r);
     }
     return Status::Ok();
   }
+
+  // The tensor "node" / "node:k": converted in this scope, or in an enclosing one. A loop body
+  // reads an enclosing scope's tensor through a body input (an outer reference) named after it;
+  // constants and TensorArray handles are copied in.
+  Status Ref(const std::string& in, TRef** out) {
+    std::string src = NodeOf(in);
+    int k = 0;
+    if (src.size() < in.size()) k = std::stoi(in.substr(src.size() + 1));
+    if (auto it = outs_.find(src); it != outs_.end()) {
+      if (k >= static_cast<int>(it->second.size()))
+        return InvalidArgument("input '{}': node '{}' has {} outputs", in, src, it->second.size());
+      *out = &it->second[k];
+      return Status::Ok();
+    }
+    if (parent_ == nullptr) return Unsupported("input '{}': its node produced nothing that can be used", in);
+    TRef* pr;
+    GE_RETURN_IF_ERROR(parent_->Ref(in, &pr));
+    if (parent_->g_ == g_) {
+      *out = pr;
+      return Status::Ok();
+    }
+    auto [it, fresh] = imported_.try_emplace(fmt::format("{}:{}", src, k));
+    if (fresh) {
+      TRef r = *pr;
+      r.v = kNoValue;
+      r.pred = kNoValue;
+      if (!r.c && r.ta != TaState::kHandle && r.ta != TaState::kEmpty) {
+        ValueId pv = parent_->V(*pr);
+        auto [iv, new_value] = imported_values_.try_emplace(pv, kNoValue);
+        if (new_value) {
+          std::string name = parent_->g_->value(pv).name;
+          iv->second = g_->AddValue(name, TensorDesc{pr->dt, FORMAT_ND, Shape::UnknownRank()});
+          g_->mutable_inputs().push_back(iv->second);
+          outer_.emplace_back(name, pv);
+        }
+        r.v = iv->second;
+      }
+      it->second = std::move(r);
+    }
+    *out = &it->second;
+    return Status::Ok();
+  }
+
+  // Converts `nodes` (in topological order) that are in frame `scope`, each loop frame directly
+  // inside it as one Loop when first needed; skips `skip` and nodes already converted.
+  Status ConvertScope(const std::string& scope, const std::vector<int>& nodes, const std::set<int>& skip);
+  Status ConvertOne(const tf::NodeDef& n);
+  Status ConvertLoop(const std::string& frame);
+  Status LoopStructure(const std::string& frame, LoopParts* lp);
+  Status IotaIndices(const std::string& in);
+  Status LoopBody(const std::string& frame, LoopParts& lp, std::shared_ptr<Graph>* body,
+                  std::vector<std::pair<std::string, ValueId>>* outer);
+  Status TensorArrayOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool* done);
+  Status ScatterOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool* done);
+  Status ComposedOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool* done);
+  ValueId Eye(ValueId m, ValueId n, DataType dt);
+  ValueId Dim(ValueId x, int64_t axis);
+  void FakeQuant(const tf::NodeDef& n, ValueId x, float lo, float hi);
 
   // The IR value of r (a constant is added on first use).
   ValueId V(TRef& r) {
@@ -294,7 +416,7 @@ class Converter {
     return r.v;
   }
   ValueId C(HostTensor t) { return g_->AddConstant(Tmp("const"), std::move(t)); }
-  std::string Tmp(const std::string& what) { return fmt::format("{}/_ge_{}_{}", cur_, what, tmp_++); }
+  std::string Tmp(const std::string& what) { return fmt::format("{}/_ge_{}_{}", cur_, what, (*tmp_)++); }
 
   // Adds a node with n_out outputs; the last node of a mapping names its outputs after the TF
   // node (final = true).
@@ -492,11 +614,587 @@ class Converter {
   Status FoldOrEmit(const tf::NodeDef& n, std::vector<TRef*>& in, bool* done);
 
   Graph* g_;
+  const GraphIndex* gi_;
   std::vector<std::string> requested_;
   std::map<std::string, std::vector<TRef>> outs_;
   std::string cur_;
-  int tmp_ = 0;
+  Converter* parent_ = nullptr;
+  std::shared_ptr<int> tmp_ = std::make_shared<int>(0);  // shared by nested scopes: unique names
+  // In a loop body: the enclosing scope's tensors read here ("node:k" -> local ref), the values
+  // imported (enclosing value -> body input) and the body inputs in order (name, enclosing value).
+  std::map<std::string, TRef> imported_;
+  std::map<ValueId, ValueId> imported_values_;
+  std::vector<std::pair<std::string, ValueId>> outer_;
 };
+
+// ---- TF1 while loops ----------------------------------------------------------------------------
+//
+// A frame's Merge(Enter(x), NextIteration(y)) pairs are its loop variables, its LoopCond the
+// condition, each Switch(Merge, LoopCond) hands a variable to the body (output 1) or to an Exit
+// (output 0). The frame becomes an ONNX Loop whose body runs the frame's nodes on the variables
+// and then the condition on their next values; the condition on the initial values is computed
+// before the Loop. A TensorArray written once per iteration becomes a scan output.
+
+struct LoopParts {
+  struct Var {
+    int merge = -1, next = -1, sw = -1, exit = -1;
+    TRef* init = nullptr;
+    bool ta = false;  // the flow of a TensorArray the body writes: a scan output
+    int rank = -1;    // of the next value (the element written, for a TensorArray)
+    DataType dt = DT_UNDEFINED;
+  };
+  std::vector<Var> vars;
+  int loop_cond = -1;
+  std::vector<int> cond;  // the condition's nodes, in order
+  std::set<int> skip;     // the frame's nodes the body does not convert as such
+};
+
+Status Converter::ConvertScope(const std::string& scope, const std::vector<int>& nodes, const std::set<int>& skip) {
+  const tf::GraphDef& gd = *gi_->gd;
+  // The frame directly inside `scope` that holds node i: "" for scope itself, none outside it.
+  auto unit = [&](int i) -> std::optional<std::string> {
+    for (std::string f = gi_->frame[i];; f = gi_->parent.at(f)) {
+      if (f == scope) return std::string();
+      if (f.empty()) return std::nullopt;
+      if (gi_->parent.at(f) == scope) return f;
+    }
+  };
+  std::set<int> seen;
+  std::set<std::string> frames_done, frames_active;
+  std::function<Status(int)> visit = [&](int i) -> Status {
+    auto u = unit(i);
+    if (!u || skip.count(i)) return Status::Ok();
+    if (u->empty()) {
+      if (!seen.insert(i).second || outs_.count(gd.node(i).name())) return Status::Ok();
+      for (const auto& in : gd.node(i).input()) {
+        int j = gi_->index.at(NodeOf(in));
+        if (!gi_->BackEdge(i, j)) GE_RETURN_IF_ERROR(visit(j));
+      }
+      return ConvertOne(gd.node(i));
+    }
+    if (frames_done.count(*u)) return Status::Ok();
+    if (!frames_active.insert(*u).second)
+      return Unsupported("while-loop frame '{}' reads its own output through nodes outside it", *u);
+    const auto& members = gi_->members.at(*u);
+    std::set<int> inside(members.begin(), members.end());
+    for (int m : members)
+      for (const auto& in : gd.node(m).input()) {
+        int j = gi_->index.at(NodeOf(in));
+        if (!inside.count(j)) GE_RETURN_IF_ERROR(visit(j));
+      }
+    frames_active.erase(*u);
+    frames_done.insert(*u);
+    Status st = ConvertLoop(*u);
+    return st.ok() ? st : st.Prepend(fmt::format("while-loop frame '{}': ", *u));
+  };
+  for (int i : nodes) GE_RETURN_IF_ERROR(visit(i));
+  return Status::Ok();
+}
+
+// Converts n; a node fed by a conditional branch is on that branch (both branches are
+// computed; Merge selects).
+Status Converter::ConvertOne(const tf::NodeDef& n) {
+  Status st = Convert(n);
+  if (!st.ok()) return st.Prepend(fmt::format("node '{}' ({}): ", n.name(), n.op()));
+  if (n.op() == "Switch" || n.op() == "Merge") return Status::Ok();
+  std::vector<TRef*> ins;
+  if (!Inputs(n, &ins).ok()) return Status::Ok();
+  auto tagged = std::find_if(ins.begin(), ins.end(), [](TRef* r) { return r->pred != kNoValue; });
+  if (tagged == ins.end()) return Status::Ok();
+  for (auto& o : outs_[n.name()]) {
+    if (o.pred != kNoValue) continue;
+    o.pred = (*tagged)->pred;
+    o.branch = (*tagged)->branch;
+  }
+  return Status::Ok();
+}
+
+Status Converter::LoopStructure(const std::string& frame, LoopParts* lp) {
+  const tf::GraphDef& gd = *gi_->gd;
+  const auto& members = gi_->members.at(frame);
+  auto node_of = [&](const std::string& in) { return gi_->index.at(NodeOf(in)); };
+  std::map<int, size_t> var_of_merge;
+  for (int i : members) {
+    const auto& n = gd.node(i);
+    if (gi_->frame[i] != frame) continue;
+    if (n.op() == "LoopCond") {
+      if (lp->loop_cond >= 0)
+        return Unsupported("two LoopCond nodes, '{}' and '{}'", gd.node(lp->loop_cond).name(), n.name());
+      lp->loop_cond = i;
+    } else if (n.op() == "Merge") {
+      LoopParts::Var v;
+      v.merge = i;
+      int enter = -1;
+      for (const auto& in : n.input()) {
+        const std::string& op = gd.node(node_of(in)).op();
+        if (op == "Enter") enter = node_of(in);
+        if (op == "NextIteration") v.next = node_of(in);
+      }
+      if (n.input_size() != 2 || enter < 0 || v.next < 0)
+        return Unsupported("Merge '{}' does not join an Enter and a NextIteration", n.name());
+      GE_RETURN_IF_ERROR(Ref(gd.node(enter).input(0), &v.init));
+      v.ta = v.init->ta == TaState::kEmpty;
+      var_of_merge[i] = lp->vars.size();
+      lp->vars.push_back(v);
+    } else if (!(n.op() == "Switch" || n.op() == "NextIteration" || (n.op() == "Enter" && !AttrB(n, "is_constant")))) {
+      continue;
+    }
+    lp->skip.insert(i);
+  }
+  if (lp->loop_cond < 0) return Unsupported("no LoopCond node");
+  for (int i : members) {
+    const auto& n = gd.node(i);
+    if (gi_->frame[i] != frame || n.op() != "Switch") continue;
+    auto it = var_of_merge.find(node_of(n.input(0)));
+    if (it == var_of_merge.end() || n.input_size() != 2 || node_of(n.input(1)) != lp->loop_cond)
+      return Unsupported("Switch '{}' is not a loop variable's Switch(Merge, LoopCond)", n.name());
+    lp->vars[it->second].sw = i;
+    if (auto e = gi_->exit_of_switch.find(i); e != gi_->exit_of_switch.end()) lp->vars[it->second].exit = e->second;
+  }
+  for (const auto& v : lp->vars)
+    if (v.sw < 0) return Unsupported("loop variable '{}' has no Switch", gd.node(v.merge).name());
+  // The condition: LoopCond and what it reads in this frame, back to the Merges.
+  const std::set<int> inside(members.begin(), members.end());
+  std::set<int> cond = {lp->loop_cond};
+  std::vector<int> stack = {lp->loop_cond};
+  while (!stack.empty()) {
+    int i = stack.back();
+    stack.pop_back();
+    for (const auto& in : gd.node(i).input()) {
+      int j = node_of(in);
+      if (inside.count(j) && gi_->frame[j] != frame)
+        return Unsupported("the condition's node '{}' reads node '{}' of a nested loop", gd.node(i).name(),
+                           gd.node(j).name());
+      if (gi_->frame[j] == frame && gd.node(j).op() != "Merge" && cond.insert(j).second) stack.push_back(j);
+    }
+  }
+  for (int i : members)
+    if (cond.count(i)) {
+      lp->cond.push_back(i);
+      lp->skip.insert(i);
+    }
+  return Status::Ok();
+}
+
+Status Converter::LoopBody(const std::string& frame, LoopParts& lp, std::shared_ptr<Graph>* body_out,
+                           std::vector<std::pair<std::string, ValueId>>* outer) {
+  const tf::GraphDef& gd = *gi_->gd;
+  auto body = std::make_shared<Graph>(frame);
+  Converter bc(this, body.get());
+  bc.cur_ = frame;
+  body->AddInput(frame + "/_ge_iter", TensorDesc{DT_INT64, FORMAT_ND, Shape()});
+  body->AddInput(frame + "/_ge_cond", TensorDesc{DT_BOOL, FORMAT_ND, Shape()});
+  for (auto& v : lp.vars) {
+    TRef r;
+    r.dt = v.init->dt;
+    if (v.ta) {
+      r.ta = TaState::kEmpty;
+    } else {
+      r.rank = v.init->rank;
+      r.ta = v.init->ta;
+      r.v = body->AddInput(gd.node(v.merge).name(), TensorDesc{r.dt, FORMAT_ND, Shape::UnknownRank()});
+    }
+    bc.outs_[gd.node(v.merge).name()] = {r};
+    bc.outs_[gd.node(v.sw).name()] = {r, r};
+  }
+  GE_RETURN_IF_ERROR(bc.ConvertScope(frame, gi_->members.at(frame), lp.skip));
+  std::vector<TRef> next;
+  for (auto& v : lp.vars) {
+    TRef* r;
+    GE_RETURN_IF_ERROR(bc.Ref(gd.node(v.next).input(0), &r));
+    if (v.ta != (r->ta == TaState::kWritten))
+      return Unsupported("loop variable '{}': a TensorArray must be written exactly once per iteration",
+                         gd.node(v.merge).name());
+    next.push_back(*r);
+    v.rank = r->rank;
+    v.dt = r->dt;
+  }
+  for (size_t j = 0; j < lp.vars.size(); ++j) bc.outs_[gd.node(lp.vars[j].merge).name()] = {next[j]};
+  GE_RETURN_IF_ERROR(bc.ConvertScope(frame, lp.cond, {}));
+  TRef* pred;
+  GE_RETURN_IF_ERROR(bc.Ref(gd.node(lp.loop_cond).name(), &pred));
+  auto output = [&](ValueId v, const std::string& name) {
+    ValueId o = body->AddValue(name);
+    body->AddNode(name, "Identity", {v}, {o});
+    body->AddOutput(o);
+  };
+  output(bc.V(*pred), frame + "/_ge_cond_out");
+  for (int pass = 0; pass < 2; ++pass)  // carried values, then scan outputs
+    for (size_t j = 0; j < lp.vars.size(); ++j)
+      if (lp.vars[j].ta == (pass == 1)) output(bc.V(next[j]), gd.node(lp.vars[j].merge).name() + "/_ge_next");
+  *outer = bc.outer_;
+  *body_out = std::move(body);
+  return Status::Ok();
+}
+
+Status Converter::ConvertLoop(const std::string& frame) {
+  const tf::GraphDef& gd = *gi_->gd;
+  LoopParts lp;
+  GE_RETURN_IF_ERROR(LoopStructure(frame, &lp));
+  cur_ = frame;
+  ValueId init_pred;
+  {  // the condition on the initial values, in this scope
+    Converter cc(this, g_);
+    for (auto& v : lp.vars) cc.outs_[gd.node(v.merge).name()] = {*v.init};
+    GE_RETURN_IF_ERROR(cc.ConvertScope(frame, lp.cond, {}));
+    TRef* pred;
+    GE_RETURN_IF_ERROR(cc.Ref(gd.node(lp.loop_cond).name(), &pred));
+    init_pred = cc.V(*pred);
+  }
+  std::shared_ptr<Graph> body;
+  std::vector<std::pair<std::string, ValueId>> outer;
+  GE_RETURN_IF_ERROR(LoopBody(frame, lp, &body, &outer));
+  cur_ = frame;
+  std::vector<ValueId> ins = {kNoValue, init_pred}, outs;
+  for (auto& v : lp.vars)
+    if (!v.ta) ins.push_back(V(*v.init));
+  std::vector<std::string> refs;
+  for (const auto& [name, pv] : outer) {
+    ins.push_back(pv);
+    refs.push_back(name);
+  }
+  std::vector<const LoopParts::Var*> by_output;
+  for (int pass = 0; pass < 2; ++pass)
+    for (const auto& v : lp.vars)
+      if (v.ta == (pass == 1)) {
+        // The dtype is known (the next value's), the shape only once the Loop ran.
+        TensorDesc desc{v.dt != DT_UNDEFINED ? v.dt : v.init->dt, FORMAT_ND, Shape::UnknownRank()};
+        outs.push_back(g_->AddValue(v.exit >= 0 ? gd.node(v.exit).name() : Tmp("loop_out"), desc));
+        by_output.push_back(&v);
+      }
+  AttrMap attrs = {{"body", body}};
+  if (!refs.empty()) attrs["__outer_refs"] = refs;
+  g_->AddNode(frame + "/_ge_loop", "Loop", ins, outs, std::move(attrs));
+  for (size_t k = 0; k < outs.size(); ++k) {
+    const auto* v = by_output[k];
+    if (v->exit < 0) continue;
+    TRef r;
+    r.v = outs[k];
+    r.dt = v->dt;
+    r.rank = v->ta ? (v->rank >= 0 ? v->rank + 1 : -1) : v->rank;
+    r.ta = v->ta ? TaState::kContent : v->init->ta;
+    outs_[gd.node(v->exit).name()] = {r};
+  }
+  return Status::Ok();
+}
+
+// The indices of a TensorArray scatter must be 0, 1, ..., n-1 (so that the array is the value):
+// a constant, or a Range from 0 by 1.
+Status Converter::IotaIndices(const std::string& in) {
+  TRef* r;
+  GE_RETURN_IF_ERROR(Ref(in, &r));
+  if (r->c) {
+    std::vector<int64_t> v = r->c->ToInt64Vector();
+    for (size_t i = 0; i < v.size(); ++i)
+      if (v[i] != static_cast<int64_t>(i)) return Unsupported("scatter indices '{}' are not 0, 1, ..., n-1", in);
+    return Status::Ok();
+  }
+  const auto& n = gi_->gd->node(gi_->index.at(NodeOf(in)));
+  if (n.op() == "Range" && n.input_size() == 3) {
+    TRef *start, *delta;
+    GE_RETURN_IF_ERROR(Ref(n.input(0), &start));
+    GE_RETURN_IF_ERROR(Ref(n.input(2), &delta));
+    if (start->c && delta->c && start->c->ToInt64Vector() == std::vector<int64_t>{0} &&
+        delta->c->ToInt64Vector() == std::vector<int64_t>{1})
+      return Status::Ok();
+  }
+  return Unsupported("scatter indices '{}' are not a constant 0, 1, ..., n-1 nor a Range from 0 by 1", in);
+}
+
+// TensorArrayV3 and its ops, resolved at parse time (see TaState). An element written in a loop
+// body is the iteration's scan output: element i is the one written in iteration i, the way
+// tf.nn.dynamic_rnn and tf.while_loop's TensorArrays write them.
+Status Converter::TensorArrayOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool* done) {
+  const std::string& op = n.op();
+  *done = op.rfind("TensorArray", 0) == 0;
+  if (!*done) return Status::Ok();
+  auto flow = [&](size_t k, TaState want, const char* what) -> Status {
+    if (in.size() <= k) return InvalidArgument("expects {} inputs, has {}", k + 1, in.size());
+    if (in[k]->ta != want) return Unsupported("input {} is not the flow of {}", k, what);
+    return Status::Ok();
+  };
+  if (op == "TensorArrayV3") {
+    TRef h, f;
+    h.ta = TaState::kHandle;
+    f.ta = TaState::kEmpty;
+    f.dt = AttrT(n, "dtype");
+    SetOut({h, f});
+  } else if (op == "TensorArrayScatterV3") {  // handle, indices, value, flow: fills the array at once
+    GE_RETURN_IF_ERROR(flow(3, TaState::kEmpty, "an array nothing has written yet"));
+    GE_RETURN_IF_ERROR(IotaIndices(n.input(1)));
+    TRef r = *in[2];
+    r.ta = TaState::kContent;
+    SetOut({r});
+  } else if (op == "TensorArrayWriteV3") {  // handle, index, value, flow
+    GE_RETURN_IF_ERROR(flow(3, TaState::kEmpty, "an array not yet written in this loop iteration"));
+    TRef r = *in[2];
+    r.ta = TaState::kWritten;
+    SetOut({r});
+  } else if (op == "TensorArrayReadV3" || op == "TensorArrayGatherV3") {  // handle, index(es), flow
+    GE_RETURN_IF_ERROR(flow(2, TaState::kContent, "a filled array"));
+    int rank = in[2]->rank < 0 || in[1]->rank < 0 ? -1 : in[2]->rank - 1 + in[1]->rank;
+    SetOut1(Emit("Gather", {V(*in[2]), V(*in[1])}, {{"axis", int64_t{0}}}, 1, true)[0], rank, in[2]->dt);
+  } else if (op == "TensorArraySizeV3") {  // handle, flow -> int32 scalar
+    GE_RETURN_IF_ERROR(flow(1, TaState::kContent, "a filled array"));
+    ValueId n0 =
+        Emit1("Gather", {Emit1("Shape", {V(*in[1])}), C(IntTensor(DT_INT64, {}, {0}))}, {{"axis", int64_t{0}}});
+    SetOut1(Emit("Cast", {n0}, {{"to", int64_t{ToOnnxDataType(DT_INT32)}}}, 1, true)[0], 0, DT_INT32);
+  } else if (op == "TensorArrayConcatV3") {  // handle, flow -> the elements concatenated, their lengths
+    GE_RETURN_IF_ERROR(flow(1, TaState::kContent, "a filled array"));
+    ValueId x = V(*in[1]), shape = Emit1("Shape", {x});
+    ValueId rest = Emit1("Slice", {shape, C(I64Vec({2})), C(I64Vec({std::numeric_limits<int64_t>::max()}))});
+    ValueId flat = Emit1("Concat", {C(I64Vec({-1})), rest}, {{"axis", int64_t{0}}});
+    TRef y, len;
+    y.v = Emit("Reshape", {x, flat}, {}, 1, true)[0];
+    y.rank = in[1]->rank > 0 ? in[1]->rank - 1 : -1;
+    y.dt = in[1]->dt;
+    len.v = g_->AddValue(cur_ + ":1");
+    ValueId d0 = Emit1("Slice", {shape, C(I64Vec({1})), C(I64Vec({2}))});
+    ValueId n = Emit1("Slice", {shape, C(I64Vec({0})), C(I64Vec({1}))});
+    g_->AddNode(cur_ + "/_ge_lengths", "Expand", {d0, n}, {len.v});
+    len.rank = 1;
+    len.dt = DT_INT64;
+    SetOut({y, len});
+  } else if (op == "TensorArrayCloseV3") {
+    SetOut({});
+  } else {
+    return Unsupported("TensorArray op '{}' is not supported", op);
+  }
+  return Status::Ok();
+}
+
+// ---- ops built from several GE ops ----------------------------------------------------------------
+
+// An [m, n] identity-pattern matrix of dtype dt (1 where row == column), m and n int64 scalars.
+ValueId Converter::Eye(ValueId m, ValueId n, DataType dt) {
+  auto iota = [&](ValueId k, int64_t axis) {
+    ValueId r = Emit1("Range", {C(IntTensor(DT_INT64, {}, {0})), k, C(IntTensor(DT_INT64, {}, {1}))});
+    return Emit1("Unsqueeze", {r, C(I64Vec({axis}))});
+  };
+  ValueId eq = Emit1("Equal", {iota(m, 1), iota(n, 0)});
+  return Emit1("Cast", {eq}, {{"to", int64_t{ToOnnxDataType(dt)}}});
+}
+
+// Dimension `axis` of x's shape as an int64 scalar.
+ValueId Converter::Dim(ValueId x, int64_t axis) {
+  return Emit1("Gather", {Emit1("Shape", {x}), C(IntTensor(DT_INT64, {}, {axis}))}, {{"axis", int64_t{0}}});
+}
+
+// TF's FakeQuant*: x clamped to the range [min, max] nudged so that zero is exactly
+// representable, then rounded to one of the 2^num_bits (-1 when narrow) levels.
+void Converter::FakeQuant(const tf::NodeDef& n, ValueId x, float lo, float hi) {
+  const float qmin = AttrB(n, "narrow_range") ? 1.f : 0.f;
+  const float qmax = static_cast<float>((int64_t{1} << AttrI(n, "num_bits", 8)) - 1);
+  const float scale = (hi - lo) / (qmax - qmin);
+  const float zp_from_min = qmin - lo / scale;
+  const float zp = zp_from_min < qmin ? qmin : zp_from_min > qmax ? qmax : std::round(zp_from_min);
+  const float nlo = (qmin - zp) * scale, nhi = (qmax - zp) * scale;
+  ValueId c = Emit1("Clip", {x, C(ScalarOf(DT_FLOAT, nlo)), C(ScalarOf(DT_FLOAT, nhi))});
+  ValueId q =
+      Emit1("Floor",
+            {Emit1("Add", {Emit1("Div", {Emit1("Sub", {c, C(ScalarOf(DT_FLOAT, nlo))}), C(ScalarOf(DT_FLOAT, scale))}),
+                           C(ScalarOf(DT_FLOAT, 0.5))})});
+  ValueId y =
+      Emit("Add", {Emit1("Mul", {q, C(ScalarOf(DT_FLOAT, scale))}), C(ScalarOf(DT_FLOAT, nlo))}, {}, 1, true)[0];
+  SetOut1(y, -1, DT_FLOAT);
+}
+
+// Scatter-into-tensor and segment reductions, as ScatterND with a reduction.
+Status Converter::ScatterOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool* done) {
+  static const std::map<std::string, std::string> kTensorScatter = {{"TensorScatterUpdate", "none"},
+                                                                    {"TensorScatterAdd", "add"},
+                                                                    {"TensorScatterSub", "add"},
+                                                                    {"TensorScatterMax", "max"},
+                                                                    {"TensorScatterMin", "min"}};
+  static const std::map<std::string, std::string> kSegment = {
+      {"UnsortedSegmentSum", "add"}, {"UnsortedSegmentProd", "mul"}, {"UnsortedSegmentMax", "max"},
+      {"UnsortedSegmentMin", "min"}, {"SegmentSum", "add"},          {"SegmentProd", "mul"}};
+  const std::string& op = n.op();
+  auto ts = kTensorScatter.find(op);
+  auto seg = kSegment.find(op);
+  *done = ts != kTensorScatter.end() || seg != kSegment.end();
+  if (!*done) return Status::Ok();
+  const size_t want = op.rfind("Segment", 0) == 0 ? 2 : 3;
+  if (in.size() < want) return InvalidArgument("expects {} inputs, has {}", want, in.size());
+  const DataType dt = in[0]->dt;
+  if (ts != kTensorScatter.end()) {  // tensor, indices, updates
+    ValueId upd = V(*in[2]);
+    if (op == "TensorScatterSub") upd = Emit1("Neg", {upd});
+    SetOut1(Emit("ScatterND", {V(*in[0]), I64(*in[1]), upd}, {{"reduction", ts->second}}, 1, true)[0], in[0]->rank, dt);
+    return Status::Ok();
+  }
+  // data, segment_ids[, num_segments]: out[ids[i...], ...] (reduce)= data[i..., ...]; rows no id
+  // names hold the reduction's identity (sum 0, prod 1, max lowest, min highest).
+  if (in[0]->rank < 0 || in[1]->rank < 0) return Unsupported("data and segment_ids of unknown rank");
+  ValueId ids = I64(*in[1]);
+  ValueId num =
+      want == 2
+          ? Emit1("Add", {Emit1("ReduceMax", {Emit1("Reshape", {ids, C(I64Vec({-1}))})}, {{"keepdims", int64_t{1}}}),
+                          C(I64Vec({1}))})
+          : Emit1("Reshape", {I64(*in[2]), C(I64Vec({1}))});
+  ValueId rest = Emit1("Slice", {Emit1("Shape", {V(*in[0])}), C(I64Vec({in[1]->rank})),
+                                 C(I64Vec({std::numeric_limits<int64_t>::max()}))});
+  ValueId shape = Emit1("Concat", {num, rest}, {{"axis", int64_t{0}}});
+  const std::string& red = seg->second;
+  HostTensor init;
+  if (dt == DT_INT32 || dt == DT_INT64) {
+    const bool i32 = dt == DT_INT32;
+    int64_t v = red == "mul" ? 1 : 0;
+    if (red == "max") v = i32 ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int64_t>::min();
+    if (red == "min") v = i32 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int64_t>::max();
+    init = IntTensor(dt, {}, {v});
+  } else {
+    const double big = dt == DT_DOUBLE ? std::numeric_limits<double>::max() : std::numeric_limits<float>::max();
+    init = ScalarOf(dt, red == "mul" ? 1 : red == "max" ? -big : red == "min" ? big : 0);
+  }
+  ValueId base = Emit1("Expand", {C(std::move(init)), shape});
+  ValueId idx = Emit1("Unsqueeze", {ids, C(I64Vec({-1}))});
+  SetOut1(Emit("ScatterND", {base, idx, V(*in[0])}, {{"reduction", red}}, 1, true)[0], in[0]->rank - in[1]->rank + 1,
+          dt);
+  return Status::Ok();
+}
+
+Status Converter::ComposedOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool* done) {
+  const std::string& op = n.op();
+  GE_RETURN_IF_ERROR(ScatterOp(n, in, done));
+  if (*done) return Status::Ok();
+  *done = true;
+  static const std::map<std::string, size_t> kInputs = {{"Mod", 2},
+                                                        {"TruncateMod", 2},
+                                                        {"Erfc", 1},
+                                                        {"IsFinite", 1},
+                                                        {"Xlogy", 2},
+                                                        {"Xdivy", 2},
+                                                        {"Xlog1py", 2},
+                                                        {"ApproximateEqual", 2},
+                                                        {"MatrixDeterminant", 1},
+                                                        {"MatrixDiag", 1},
+                                                        {"MatrixDiagPart", 1},
+                                                        {"MatrixSetDiag", 2},
+                                                        {"FakeQuantWithMinMaxArgs", 1},
+                                                        {"FakeQuantWithMinMaxVars", 3},
+                                                        {"LinSpace", 3},
+                                                        {"Cross", 2},
+                                                        {"ShapeN", 1},
+                                                        {"AdjustContrastv2", 2},
+                                                        {"BroadcastArgs", 2},
+                                                        {"Roll", 3}};
+  auto k = kInputs.find(op);
+  if (k == kInputs.end()) {
+    *done = false;
+    return Status::Ok();
+  }
+  if (in.size() < k->second) return InvalidArgument("expects {} inputs, has {}", k->second, in.size());
+  const int r0 = in[0]->rank, rb = MaxRank(in);
+  const DataType d0 = in[0]->dt;
+  auto out1 = [&](const std::string& type, std::vector<ValueId> ins, AttrMap attrs, int rank, DataType dt) {
+    SetOut1(Emit(type, std::move(ins), std::move(attrs), 1, true)[0], rank, dt);
+    return Status::Ok();
+  };
+  if (op == "Mod" || op == "TruncateMod")  // C semantics: the result has the dividend's sign
+    return out1("Mod", {V(*in[0]), V(*in[1])}, {{"fmod", int64_t{1}}}, rb, d0);
+  if (op == "Erfc") return out1("Sub", {C(ScalarOf(d0, 1)), Emit1("Erf", {V(*in[0])})}, {}, r0, d0);
+  if (op == "IsFinite") {
+    ValueId x = V(*in[0]);
+    return out1("Not", {Emit1("Or", {Emit1("IsInf", {x}), Emit1("IsNaN", {x})})}, {}, r0, DT_BOOL);
+  }
+  if (op == "Xlogy" || op == "Xdivy" || op == "Xlog1py") {  // 0 where x == 0, whatever y is
+    ValueId x = V(*in[0]), y = V(*in[1]), zero = C(ScalarOf(d0, 0));
+    if (op == "Xlog1py") y = Emit1("Add", {y, C(ScalarOf(d0, 1))});
+    ValueId t = op == "Xdivy" ? Emit1("Div", {x, y}) : Emit1("Mul", {x, Emit1("Log", {y})});
+    return out1("Where", {Emit1("Equal", {x, zero}), zero, t}, {}, rb, d0);
+  }
+  if (op == "ApproximateEqual") {
+    ValueId d = Emit1("Abs", {Emit1("Sub", {V(*in[0]), V(*in[1])})});
+    return out1("Less", {d, C(ScalarOf(d0, AttrF(n, "tolerance", 1e-5f)))}, {}, rb, DT_BOOL);
+  }
+  if (op == "MatrixDeterminant") return out1("Det", {V(*in[0])}, {}, r0 < 0 ? -1 : r0 - 2, d0);
+  if (op == "MatrixDiag") {  // [..., n] -> [..., n, n]
+    ValueId x = V(*in[0]), nn = Dim(x, -1);
+    return out1("Mul", {Emit1("Unsqueeze", {x, C(I64Vec({-1}))}), Eye(nn, nn, d0)}, {}, r0 < 0 ? -1 : r0 + 1, d0);
+  }
+  if (op == "MatrixDiagPart") {  // [..., m, n] -> [..., min(m, n)]
+    ValueId x = V(*in[0]), nn = Dim(x, -1);
+    ValueId s =
+        Emit1("ReduceSum", {Emit1("Mul", {x, Eye(Dim(x, -2), nn, d0)}), C(I64Vec({-1}))}, {{"keepdims", int64_t{0}}});
+    return out1("Slice", {s, C(I64Vec({0})), Emit1("Reshape", {nn, C(I64Vec({1}))}), C(I64Vec({-1}))}, {},
+                r0 < 0 ? -1 : r0 - 1, d0);
+  }
+  if (op == "MatrixSetDiag") {  // [..., m, n] with m <= n, diagonal [..., m]
+    ValueId x = V(*in[0]), e = Eye(Dim(x, -2), Dim(x, -1), d0);
+    ValueId off = Emit1("Sub", {x, Emit1("Mul", {x, e})});
+    return out1("Add", {off, Emit1("Mul", {Emit1("Unsqueeze", {V(*in[1]), C(I64Vec({-1}))}), e})}, {}, r0, d0);
+  }
+  if (op == "FakeQuantWithMinMaxArgs" || op == "FakeQuantWithMinMaxVars") {
+    float lo = AttrF(n, "min", -6), hi = AttrF(n, "max", 6);
+    if (op == "FakeQuantWithMinMaxVars") {
+      if (!in[1]->c || !in[2]->c || in[1]->c->NumElements() != 1 || in[2]->c->NumElements() != 1)
+        return Unsupported("min and max must be scalar constants");
+      lo = static_cast<float>(in[1]->c->ToDoubleVector()[0]);
+      hi = static_cast<float>(in[2]->c->ToDoubleVector()[0]);
+    }
+    if (!(lo <= 0 && hi >= 0 && lo < hi)) return InvalidArgument("the range [{}, {}] must hold 0", lo, hi);
+    FakeQuant(n, V(*in[0]), lo, hi);
+    outs_[cur_][0].rank = r0;
+    return Status::Ok();
+  }
+  if (op == "LinSpace") {  // start + i * (stop - start) / (num - 1), the last one stop
+    ValueId num = Emit1("Cast", {V(*in[2])}, {{"to", int64_t{ToOnnxDataType(d0)}}});
+    ValueId i = Emit1("Range", {C(ScalarOf(d0, 0)), num, C(ScalarOf(d0, 1))});
+    ValueId span = Emit1("Sub", {V(*in[1]), V(*in[0])});
+    ValueId step = Emit1("Div", {span, Emit1("Max", {Emit1("Sub", {num, C(ScalarOf(d0, 1))}), C(ScalarOf(d0, 1))})});
+    ValueId y = Emit1("Add", {V(*in[0]), Emit1("Mul", {i, step})});
+    ValueId last = Emit1("Equal", {i, Emit1("Sub", {num, C(ScalarOf(d0, 1))})});
+    ValueId last_not_first = Emit1("And", {last, Emit1("Greater", {i, C(ScalarOf(d0, 0))})});
+    return out1("Where", {last_not_first, V(*in[1]), y}, {}, 1, d0);
+  }
+  if (op == "Cross") {  // along the last axis, of length 3
+    auto pick = [&](TRef* t, std::vector<int64_t> idx) {
+      return Emit1("Gather", {V(*t), C(I64Vec(idx))}, {{"axis", int64_t{-1}}});
+    };
+    ValueId p = Emit1("Mul", {pick(in[0], {1, 2, 0}), pick(in[1], {2, 0, 1})});
+    ValueId q = Emit1("Mul", {pick(in[0], {2, 0, 1}), pick(in[1], {1, 2, 0})});
+    return out1("Sub", {p, q}, {}, rb, d0);
+  }
+  if (op == "ShapeN") {
+    const DataType dt = AttrT(n, "out_type") == DT_INT64 ? DT_INT64 : DT_INT32;
+    std::vector<TRef> refs(in.size());
+    for (size_t j = 0; j < in.size(); ++j) {
+      refs[j].v = g_->AddValue(j == 0 ? cur_ : fmt::format("{}:{}", cur_, j));
+      g_->AddNode(fmt::format("{}/_ge_shape{}", cur_, j), "Cast", {Emit1("Shape", {V(*in[j])})}, {refs[j].v},
+                  {{"to", int64_t{ToOnnxDataType(dt)}}});
+      refs[j].rank = 1;
+      refs[j].dt = dt;
+    }
+    SetOut(refs);
+    return Status::Ok();
+  }
+  if (op == "AdjustContrastv2") {  // (x - mean) * factor + mean, the mean over height and width
+    ValueId x = V(*in[0]);
+    ValueId mean = Emit1("ReduceMean", {x}, {{"axes", std::vector<int64_t>{-3, -2}}, {"keepdims", int64_t{1}}});
+    return out1("Add", {Emit1("Mul", {Emit1("Sub", {x, mean}), V(*in[1])}), mean}, {}, r0, d0);
+  }
+  if (op == "BroadcastArgs") {  // the broadcast shape of two shapes
+    ValueId z = C(ScalarOf(DT_UINT8, 0));
+    ValueId s = Emit1("Shape", {Emit1("Add", {Emit1("Expand", {z, I64(*in[0])}), Emit1("Expand", {z, I64(*in[1])})})});
+    return out1("Cast", {s}, {{"to", int64_t{ToOnnxDataType(d0)}}}, 1, d0);
+  }
+  // Roll: input, shift, axis (constants): each axis rotated by its shift (mod its length).
+  std::vector<int64_t> shift, axes;
+  GE_RETURN_IF_ERROR(Ints(in[1], "shift", &shift));
+  GE_RETURN_IF_ERROR(Ints(in[2], "axis", &axes));
+  if (shift.size() != axes.size()) return InvalidArgument("{} shifts for {} axes", shift.size(), axes.size());
+  ValueId x = V(*in[0]);
+  const ValueId kEnd = C(I64Vec({std::numeric_limits<int64_t>::max()}));
+  for (size_t j = 0; j < axes.size(); ++j) {
+    ValueId len = Emit1("Reshape", {Dim(x, axes[j]), C(I64Vec({1}))});
+    ValueId cut = Emit1("Sub", {len, Emit1("Mod", {C(I64Vec({shift[j]})), len})});
+    ValueId ax = C(I64Vec({axes[j]}));
+    ValueId tail = Emit1("Slice", {x, cut, kEnd, ax}), head = Emit1("Slice", {x, C(I64Vec({0})), cut, ax});
+    x = Emit1("Concat", {tail, head}, {{"axis", axes[j]}});
+  }
+  return out1("Identity", {x}, {}, r0, d0);
+}
 
 // Parse-time evaluation of integer shape arithmetic (all inputs constant integers).
 Status Converter::FoldOrEmit(const tf::NodeDef& n, std::vector<TRef*>& in, bool* done) {
@@ -730,8 +1428,23 @@ Status Converter::Convert(const tf::NodeDef& n) {
   cur_ = n.name();
   const std::string& op = n.op();
   if (op == "NoOp" || op == "Assert") return Status::Ok();
+  if (op == "Exit") {  // set by its loop's conversion
+    if (outs_.count(cur_)) return Status::Ok();
+    return Unsupported("an Exit that leaves no recognized while loop");
+  }
+  if (op == "NextIteration")
+    return Unsupported(
+        "a NextIteration outside a recognized while loop (Merge(Enter, NextIteration), LoopCond, Switch)");
   std::vector<TRef*> in;
   GE_RETURN_IF_ERROR(Inputs(n, &in));
+  if (op == "Enter" || op == "LoopCond") {  // a loop invariant entering its frame; the condition
+    if (in.size() != 1) return InvalidArgument("expects 1 input, has {}", in.size());
+    SetOut({*in[0]});
+    return Status::Ok();
+  }
+  bool ta_done = false;
+  GE_RETURN_IF_ERROR(TensorArrayOp(n, in, &ta_done));
+  if (ta_done) return Status::Ok();
   DataType T = AttrT(n);
   auto need = [&](size_t k) -> Status {
     if (in.size() < k) return InvalidArgument("expects {} inputs, has {}", k, in.size());
@@ -1710,6 +2423,9 @@ Status Converter::Convert(const tf::NodeDef& n) {
     SetOut1(Emit("Transpose", {y}, {{"perm", ToLast(4)}}, 1, true)[0], 4, in[0]->dt);
     return Status::Ok();
   }
+  bool composed = false;
+  GE_RETURN_IF_ERROR(ComposedOp(n, in, &composed));
+  if (composed) return Status::Ok();
   return Unsupported("TensorFlow op '{}' is not supported", op);
 }
 
@@ -1788,8 +2504,10 @@ Status LoadTensorFlowModelFromBytes(const std::string& bytes, bool text, std::sh
     tf::GraphDef gd;
     GE_RETURN_IF_ERROR(ParseGraphDef(bytes, text, &gd));
     auto g = std::make_shared<Graph>("main");
-    Converter conv(g.get(), outputs);
-    GE_RETURN_IF_ERROR(conv.Run(gd));
+    GraphIndex gi;
+    GE_RETURN_IF_ERROR(gi.Build(gd));
+    Converter conv(g.get(), &gi, outputs);
+    GE_RETURN_IF_ERROR(conv.Run());
     *graph = std::move(g);
     return Status::Ok();
   } catch (const std::bad_alloc&) {
