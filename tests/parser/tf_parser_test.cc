@@ -272,7 +272,7 @@ node { name: "w/Exit" op: "Exit" input: "w/Switch" }
 
 TEST(TfParser, WhileLoopBecomesLoop) {
   std::shared_ptr<Graph> g;
-  char text[4096];
+  char text[8192];
   std::snprintf(text, sizeof text, kCounterLoop, R"(node { name: "w/LoopCond" op: "LoopCond" input: "w/Less" })",
                 "w/LoopCond");
   Status st = LoadTensorFlowModelFromBytes(text, true, &g);
@@ -294,9 +294,41 @@ TEST(TfParser, WhileLoopBecomesLoop) {
   EXPECT_NE(st.message().find("inside while-loop frame 'w/ctx'"), std::string::npos) << st.message();
 }
 
+// A TensorArray the loop writes at a constant index (not at the iteration number): an error
+// naming the write.
+constexpr const char* kWriteAtZero = R"(
+node { name: "w/LoopCond" op: "LoopCond" input: "w/Less" }
+node { name: "size" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+       attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 3 } } } }
+node { name: "ta" op: "TensorArrayV3" input: "size" attr { key: "dtype" value { type: DT_FLOAT } } }
+node { name: "w/Enter_2" op: "Enter" input: "ta:1" attr { key: "frame_name" value { s: "w/ctx" } } }
+node { name: "w/Merge_2" op: "Merge" input: "w/Enter_2" input: "w/NextIteration_2" }
+node { name: "w/Switch_2" op: "Switch" input: "w/Merge_2" input: "w/LoopCond" }
+node { name: "w/Identity_2" op: "Identity" input: "w/Switch_2:1" }
+node { name: "w/ta" op: "Enter" input: "ta" attr { key: "frame_name" value { s: "w/ctx" } }
+       attr { key: "is_constant" value { b: true } } }
+node { name: "w/zero" op: "Const" input: "^w/Identity" attr { key: "dtype" value { type: DT_INT32 } }
+       attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 0 } } } }
+node { name: "w/Write" op: "TensorArrayWriteV3" input: "w/ta" input: "w/zero" input: "w/Add" input: "w/Identity_2" }
+node { name: "w/NextIteration_2" op: "NextIteration" input: "w/Write" }
+node { name: "w/Exit_2" op: "Exit" input: "w/Switch_2" }
+)";
+
+TEST(TfParser, TensorArrayWrittenOffTheIterationIsAnError) {
+  std::shared_ptr<Graph> g;
+  char text[8192];
+  std::snprintf(text, sizeof text, kCounterLoop, kWriteAtZero, "w/LoopCond");
+  Status st = LoadTensorFlowModelFromBytes(text, true, &g);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("w/ctx"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("'w/Write' writes its TensorArray at 'w/zero', not at the iteration number"),
+            std::string::npos)
+      << st.message();
+}
+
 TEST(TfParser, MalformedWhileLoopNamesTheFrameAndNode) {
   std::shared_ptr<Graph> g;
-  char text[4096];
+  char text[8192];
   std::snprintf(text, sizeof text, kCounterLoop, "", "w/Less");  // no LoopCond
   Status st = LoadTensorFlowModelFromBytes(text, true, &g);
   ASSERT_FALSE(st.ok());

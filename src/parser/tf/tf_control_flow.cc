@@ -253,12 +253,14 @@ Status Converter::LoopBody(const std::string& frame, LoopParts& lp, std::shared_
   }
   GE_RETURN_IF_ERROR(bc.ConvertScope(frame, gi_->members.at(frame), lp.skip));
   std::vector<TRef> next;
-  for (auto& v : lp.vars) {
+  for (size_t j = 0; j < lp.vars.size(); ++j) {
+    auto& v = lp.vars[j];
     TRef* r;
     GE_RETURN_IF_ERROR(bc.Ref(gd.node(v.next).input(0), &r));
     if (v.ta != (r->ta == TaState::kWritten))
       return Unsupported("loop variable '{}': a TensorArray must be written exactly once per iteration",
                          gd.node(v.merge).name());
+    if (v.ta) GE_RETURN_IF_ERROR(CheckWriteIndex(lp, j));
     next.push_back(*r);
     v.rank = r->rank;
     v.dt = r->dt;
@@ -279,6 +281,43 @@ Status Converter::LoopBody(const std::string& frame, LoopParts& lp, std::shared_
   *outer = bc.outer_;
   *body_out = std::move(body);
   return Status::Ok();
+}
+
+// The element a loop writes to a TensorArray becomes the scan output of its iteration, so the
+// write must be at the iteration number: its index is a loop variable that starts at constant 0
+// and is incremented by constant 1 (the counter tf.while_loop and dynamic_rnn keep).
+Status Converter::CheckWriteIndex(const LoopParts& lp, size_t var) {
+  const tf::GraphDef& gd = *gi_->gd;
+  const LoopParts::Var& v = lp.vars[var];
+  auto node = [&](const std::string& in) -> const tf::NodeDef& { return gd.node(gi_->index.at(NodeOf(in))); };
+  auto through = [&](std::string in) {  // past Identity aliases
+    while (node(in).op() == "Identity" && node(in).input_size() >= 1) in = node(in).input(0);
+    return in;
+  };
+  const tf::NodeDef& write = node(through(gd.node(v.next).input(0)));
+  if (write.op() != "TensorArrayWriteV3" || write.input_size() < 2)
+    return Unsupported("loop variable '{}': the TensorArray flow is not a TensorArrayWriteV3's",
+                       gd.node(v.merge).name());
+  const std::string idx = through(write.input(1));
+  auto is_const = [&](const std::string& in, int64_t want) {
+    const tf::NodeDef& c = node(in);
+    HostTensor t;
+    for (const auto& e : c.attr())
+      if (c.op() == "Const" && e.key() == "value" && TensorFromTf(e.value().tensor(), &t).ok())
+        return t.ToInt64Vector() == std::vector<int64_t>{want};
+    return false;
+  };
+  for (const auto& c : lp.vars) {
+    if (c.ta || idx != gd.node(c.sw).name() + ":1") continue;
+    const tf::NodeDef& inc = node(through(gd.node(c.next).input(0)));
+    const bool starts_at_0 = c.init->c && c.init->c->ToInt64Vector() == std::vector<int64_t>{0};
+    const bool adds_1 = (inc.op() == "Add" || inc.op() == "AddV2") && inc.input_size() == 2 &&
+                        ((through(inc.input(0)) == idx && is_const(through(inc.input(1)), 1)) ||
+                         (through(inc.input(1)) == idx && is_const(through(inc.input(0)), 1)));
+    if (starts_at_0 && adds_1) return Status::Ok();
+  }
+  return Unsupported("'{}' writes its TensorArray at '{}', not at the iteration number (a loop variable from 0 by 1)",
+                     write.name(), write.input(1));
 }
 
 Status Converter::ConvertLoop(const std::string& frame) {

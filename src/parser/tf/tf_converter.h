@@ -203,6 +203,7 @@ class Converter {
   Status ConvertLoop(const std::string& frame);
   Status LoopStructure(const std::string& frame, LoopParts* lp);
   Status IotaIndices(const std::string& in);
+  Status CheckWriteIndex(const LoopParts& lp, size_t var);
   Status LoopBody(const std::string& frame, LoopParts& lp, std::shared_ptr<Graph>* body,
                   std::vector<std::pair<std::string, ValueId>>* outer);
   Status TensorArrayOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool* done);
