@@ -193,6 +193,31 @@ node { name: "out" op: "Conv2D" input: "x" input: "w" attr { key: "padding" valu
     yield "Roll", graph("Roll", [rect, np.array([1, -5], np.int32), np.array([0, 1], np.int32)]), \
         np.roll(rect, (1, -5), axis=(0, 1))
 
+
+    def nms(boxes, scores, k, iou_t, score_t=-np.inf):  # greedy, as TF documents it
+        def iou(a, b):
+            a = [min(a[0], a[2]), min(a[1], a[3]), max(a[0], a[2]), max(a[1], a[3])]
+            b = [min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3])]
+            ih = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+            iw = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+            inter = ih * iw
+            union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+            return inter / union if union > 0 else 0.0
+        keep = []
+        for i in np.argsort(-scores, kind="stable"):
+            if scores[i] <= score_t or len(keep) >= k:
+                continue
+            if all(iou(boxes[i], boxes[j]) <= iou_t for j in keep):
+                keep.append(int(i))
+        return np.array(keep, np.int32)
+    boxes = np.array([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11], [1, 10.1, 0, 11.1],
+                      [0, 100, 1, 101]], np.float32)
+    scores = np.array([0.9, 0.75, 0.6, 0.95, 0.5, 0.3], np.float32)
+    yield "NonMaxSuppressionV2", graph("NonMaxSuppressionV2", [boxes, scores, np.array(3, np.int32),
+                                                             np.array(0.5, np.float32)]), nms(boxes, scores, 3, 0.5)
+    yield "NonMaxSuppressionV3", graph("NonMaxSuppressionV3", [boxes, scores, np.array(10, np.int32),
+                                                             np.array(0.5, np.float32), np.array(0.4, np.float32)]), \
+        nms(boxes, scores, 10, 0.5, 0.4)
     # A TF1 while loop (i = 0; while i < 3: x = 2x + 1; ta[i] = x) with a TensorArray written each
     # iteration and concatenated after the loop.
     def ctl(name, arr, dep):  # a constant inside the loop frame (control input from the pivot)

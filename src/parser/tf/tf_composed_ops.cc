@@ -1,5 +1,5 @@
 // TF ops built from several GE ops: elementwise (Mod, Xlogy, ...), scatter and segment
-// reductions, matrix diagonals, fake quantization, LinSpace, Cross, ShapeN, Roll.
+// reductions, matrix diagonals, fake quantization, LinSpace, Cross, NonMaxSuppression, ShapeN, Roll.
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -125,6 +125,8 @@ Status Converter::ComposedOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool*
                                                         {"LinSpace", 3},
                                                         {"Cross", 2},
                                                         {"ShapeN", 1},
+                                                        {"NonMaxSuppressionV2", 4},
+                                                        {"NonMaxSuppressionV3", 5},
                                                         {"AdjustContrastv2", 2},
                                                         {"BroadcastArgs", 2},
                                                         {"Roll", 3}};
@@ -204,6 +206,18 @@ Status Converter::ComposedOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool*
     ValueId p = Emit1("Mul", {pick(in[0], {1, 2, 0}), pick(in[1], {2, 0, 1})});
     ValueId q = Emit1("Mul", {pick(in[0], {2, 0, 1}), pick(in[1], {1, 2, 0})});
     return out1("Sub", {p, q}, {}, rb, d0);
+  }
+  if (op == "NonMaxSuppressionV2" || op == "NonMaxSuppressionV3") {
+    // boxes [n, 4], scores [n], max_output_size, iou_threshold[, score_threshold]: ONNX's
+    // NonMaxSuppression on one batch and class (the same greedy selection: by score, stable, a box
+    // suppressed where IoU > the threshold, kept where score > score_threshold), its box column.
+    auto vec1 = [&](ValueId v) { return Emit1("Reshape", {v, C(I64Vec({1}))}); };
+    std::vector<ValueId> ins = {Emit1("Unsqueeze", {V(*in[0]), C(I64Vec({0}))}),
+                                Emit1("Unsqueeze", {V(*in[1]), C(I64Vec({0, 1}))}), vec1(I64(*in[2])), vec1(V(*in[3]))};
+    if (op == "NonMaxSuppressionV3") ins.push_back(vec1(V(*in[4])));
+    ValueId box =
+        Emit1("Gather", {Emit1("NonMaxSuppression", ins), C(IntTensor(DT_INT64, {}, {2}))}, {{"axis", int64_t{1}}});
+    return out1("Cast", {box}, {{"to", int64_t{ToOnnxDataType(DT_INT32)}}}, 1, DT_INT32);
   }
   if (op == "ShapeN") {
     const DataType dt = AttrT(n, "out_type") == DT_INT64 ? DT_INT64 : DT_INT32;
