@@ -218,6 +218,29 @@ node { name: "out" op: "Conv2D" input: "x" input: "w" attr { key: "padding" valu
     yield "NonMaxSuppressionV3", graph("NonMaxSuppressionV3", [boxes, scores, np.array(10, np.int32),
                                                              np.array(0.5, np.float32), np.array(0.4, np.float32)]), \
         nms(boxes, scores, 10, 0.5, 0.4)
+    def stitch(indices, data):  # merged[indices[m][i]] = data[m][i], a later (m, i) winning
+        rows = max(int(np.max(i)) for i in indices) + 1
+        out = np.zeros((rows,) + data[0].shape[np.ndim(indices[0]):], data[0].dtype)
+        for ind, d in zip(indices, data):
+            for i, k in enumerate(np.reshape(ind, -1)):
+                out[k] = d.reshape((-1,) + out.shape[1:])[i]
+        return out
+    sidx = [np.array(6, np.int32), np.array([4, 1], np.int32), np.array([[5, 2], [0, 3]], np.int32)]
+    sdat = [np.array([61, 62], np.float32), np.array([[41, 42], [11, 12]], np.float32),
+            np.array([[[51, 52], [21, 22]], [[1, 2], [31, 32]]], np.float32)]
+    yield "DynamicStitch", graph("DynamicStitch", sidx + sdat, {"N": 3}), stitch(sidx, sdat)
+    didx = [np.array([0, 1], np.int32), np.array([1, 2], np.int32)]
+    ddat = [np.array([1.5, 2.5], np.float32), np.array([3.5, 4.5], np.float32)]
+    yield "DynamicStitch_duplicate", graph("DynamicStitch", didx + ddat, {"N": 2}), stitch(didx, ddat)
+    yield "ParallelDynamicStitch", graph("ParallelDynamicStitch", sidx + sdat, {"N": 3}), stitch(sidx, sdat)
+    pdat = np.array([[1, 2], [3, 4], [5, 6], [7, 8]], np.float32)
+    parts = np.array([1, 0, 1, 1], np.int32)
+    for k in (0, 1):
+        text = const("data", pdat) + const("parts", parts) + (
+            'node { name: "dp" op: "DynamicPartition" input: "data" input: "parts" '
+            'attr { key: "num_partitions" value { i: 2 } } }\n'
+            f'node {{ name: "out" op: "Identity" input: "dp{":1" if k else ""}" }}\n')
+        yield f"DynamicPartition_{k}", text, pdat[parts == k]
     # A TF1 while loop (i = 0; while i < 3: x = 2x + 1; ta[i] = x) with a TensorArray written each
     # iteration and concatenated after the loop.
     def ctl(name, arr, dep):  # a constant inside the loop frame (control input from the pivot)

@@ -126,6 +126,9 @@ Status Converter::ComposedOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool*
                                                         {"Cross", 2},
                                                         {"ShapeN", 1},
                                                         {"NonMaxSuppressionV2", 4},
+                                                        {"DynamicStitch", 2},
+                                                        {"DynamicPartition", 2},
+                                                        {"ParallelDynamicStitch", 2},
                                                         {"NonMaxSuppressionV3", 5},
                                                         {"AdjustContrastv2", 2},
                                                         {"BroadcastArgs", 2},
@@ -218,6 +221,47 @@ Status Converter::ComposedOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool*
     ValueId box =
         Emit1("Gather", {Emit1("NonMaxSuppression", ins), C(IntTensor(DT_INT64, {}, {2}))}, {{"axis", int64_t{1}}});
     return out1("Cast", {box}, {{"to", int64_t{ToOnnxDataType(DT_INT32)}}}, 1, DT_INT32);
+  }
+  if (op == "DynamicStitch" || op == "ParallelDynamicStitch") {  // N indices, N data
+    const size_t n_in = in.size() / 2;
+    if (in.size() % 2) return InvalidArgument("expects N indices and N data inputs, has {} inputs", in.size());
+    const ValueId kEnd = C(I64Vec({std::numeric_limits<int64_t>::max()}));
+    std::vector<ValueId> idx, data;
+    for (size_t m = 0; m < n_in; ++m) {  // indices[m] -> [k, 1], data[m] -> [k, rest...]
+      if (in[m]->rank < 0) return Unsupported("indices {} of unknown rank", m);
+      idx.push_back(Emit1("Reshape", {I64(*in[m]), C(I64Vec({-1, 1}))}));
+      ValueId rest = Emit1("Slice", {Emit1("Shape", {V(*in[n_in + m])}), C(I64Vec({in[m]->rank})), kEnd});
+      ValueId flat = Emit1("Concat", {C(I64Vec({-1})), rest}, {{"axis", int64_t{0}}});
+      data.push_back(Emit1("Reshape", {V(*in[n_in + m]), flat}));
+    }
+    ValueId all_idx = Emit1("Concat", idx, {{"axis", int64_t{0}}});
+    ValueId all_data = Emit1("Concat", data, {{"axis", int64_t{0}}});
+    ValueId rows =
+        Emit1("Add", {Emit1("ReduceMax", {Emit1("Reshape", {all_idx, C(I64Vec({-1}))})}, {{"keepdims", int64_t{1}}}),
+                      C(I64Vec({1}))});
+    ValueId shape = Emit1("Concat", {rows, Emit1("Slice", {Emit1("Shape", {all_data}), C(I64Vec({1})), kEnd})},
+                          {{"axis", int64_t{0}}});
+    const DataType dt = in[n_in]->dt;
+    ValueId base = Emit1("Expand", {C(ScalarOf(dt, 0)), shape});
+    const int rank = in[n_in]->rank < 0 ? -1 : 1 + in[n_in]->rank - in[0]->rank;
+    return out1("ScatterND", {base, all_idx, all_data}, {}, rank, dt);  // in order: a later index wins
+  }
+  if (op == "DynamicPartition") {  // data, partitions -> num_partitions outputs, each in data order
+    if (in[1]->rank < 0) return Unsupported("partitions of unknown rank");
+    const ValueId kEnd = C(I64Vec({std::numeric_limits<int64_t>::max()}));
+    ValueId rest = Emit1("Slice", {Emit1("Shape", {V(*in[0])}), C(I64Vec({in[1]->rank})), kEnd});
+    ValueId flat = Emit1("Reshape", {V(*in[0]), Emit1("Concat", {C(I64Vec({-1})), rest}, {{"axis", int64_t{0}}})});
+    ValueId part = Emit1("Reshape", {V(*in[1]), C(I64Vec({-1}))});
+    std::vector<TRef> refs(std::max<int64_t>(AttrI(n, "num_partitions", 1), 0));
+    for (size_t p = 0; p < refs.size(); ++p) {
+      ValueId is_p = Emit1("Equal", {part, C(IntTensor(in[1]->dt, {}, {static_cast<int64_t>(p)}))});
+      refs[p].v = g_->AddValue(p == 0 ? cur_ : fmt::format("{}:{}", cur_, p));
+      g_->AddNode(fmt::format("{}/_ge_part{}", cur_, p), "Compress", {flat, is_p}, {refs[p].v}, {{"axis", int64_t{0}}});
+      refs[p].rank = r0 < 0 ? -1 : 1 + r0 - in[1]->rank;
+      refs[p].dt = d0;
+    }
+    SetOut(refs);
+    return Status::Ok();
   }
   if (op == "ShapeN") {
     const DataType dt = AttrT(n, "out_type") == DT_INT64 ? DT_INT64 : DT_INT32;
