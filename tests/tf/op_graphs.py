@@ -241,6 +241,13 @@ node { name: "out" op: "Conv2D" input: "x" input: "w" attr { key: "padding" valu
             'attr { key: "num_partitions" value { i: 2 } } }\n'
             f'node {{ name: "out" op: "Identity" input: "dp{":1" if k else ""}" }}\n')
         yield f"DynamicPartition_{k}", text, pdat[parts == k]
+    sx = np.arange(14, dtype=np.float32).reshape(2, 7)
+    for k in (0, 1, 2):
+        text = const("x", sx) + const("sizes", np.array([2, -1, 1], np.int32)) + const("axis", np.array(1, np.int32)) + (
+            'node { name: "sp" op: "SplitV" input: "x" input: "sizes" input: "axis" '
+            'attr { key: "num_split" value { i: 3 } } }\n'
+            f'node {{ name: "out" op: "Identity" input: "sp{":" + str(k) if k else ""}" }}\n')
+        yield f"SplitV_minus1_{k}", text, np.split(sx, [2, 6], axis=1)[k]
     # A TF1 while loop (i = 0; while i < 3: x = 2x + 1; ta[i] = x) with a TensorArray written each
     # iteration and concatenated after the loop.
     def ctl(name, arr, dep):  # a constant inside the loop frame (control input from the pivot)

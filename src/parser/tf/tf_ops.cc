@@ -909,8 +909,21 @@ Status Converter::Convert(const tf::NodeDef& n) {
     if (op == "SplitV") {
       std::vector<int64_t> sizes;
       GE_RETURN_IF_ERROR(Ints(in[1], "size_splits", &sizes));
-      if (std::count(sizes.begin(), sizes.end(), -1) > 0) return Unsupported("SplitV with a -1 size");
-      ins.push_back(C(I64Vec(sizes)));
+      const auto unknown = std::find(sizes.begin(), sizes.end(), -1);
+      if (std::count(sizes.begin(), sizes.end(), -1) > 1) return Unsupported("SplitV with more than one -1 size");
+      if (unknown == sizes.end()) {
+        ins.push_back(C(I64Vec(sizes)));
+      } else {  // the -1 size: what the others leave of the axis
+        int64_t known = 0;
+        for (int64_t k : sizes) known += k == -1 ? 0 : k;
+        ValueId len = Emit1("Gather", {Emit1("Shape", {V(*x)}), C(IntTensor(DT_INT64, {}, {axis.at(0)}))},
+                            {{"axis", int64_t{0}}});
+        std::vector<ValueId> parts;
+        if (unknown != sizes.begin()) parts.push_back(C(I64Vec(std::vector<int64_t>(sizes.begin(), unknown))));
+        parts.push_back(Emit1("Reshape", {Emit1("Sub", {len, C(IntTensor(DT_INT64, {}, {known}))}), C(I64Vec({1}))}));
+        if (unknown + 1 != sizes.end()) parts.push_back(C(I64Vec(std::vector<int64_t>(unknown + 1, sizes.end()))));
+        ins.push_back(Emit1("Concat", parts, {{"axis", int64_t{0}}}));
+      }
       num = static_cast<int64_t>(sizes.size());
     }
     std::vector<ValueId> outs = Emit("Split", ins, {{"axis", axis.at(0)}}, static_cast<int>(num), true);
