@@ -248,6 +248,10 @@ node { name: "out" op: "Conv2D" input: "x" input: "w" attr { key: "padding" valu
             'attr { key: "num_split" value { i: 3 } } }\n'
             f'node {{ name: "out" op: "Identity" input: "sp{":" + str(k) if k else ""}" }}\n')
         yield f"SplitV_minus1_{k}", text, np.split(sx, [2, 6], axis=1)[k]
+    mp = np.arange(12, dtype=np.float32).reshape(3, 4)
+    mpad = np.array([[2, 1], [0, 3]], np.int32)
+    yield "MirrorPad_symmetric", graph("MirrorPad", [mp, mpad], {"mode": "SYMMETRIC"}), \
+        np.pad(mp, mpad, mode="symmetric")
     # A TF1 while loop (i = 0; while i < 3: x = 2x + 1; ta[i] = x) with a TensorArray written each
     # iteration and concatenated after the loop.
     def ctl(name, arr, dep):  # a constant inside the loop frame (control input from the pivot)

@@ -1108,6 +1108,24 @@ Status Converter::Convert(const tf::NodeDef& n) {
     std::string mode = "constant";
     if (op == "MirrorPad") {
       std::string m = AttrS(n, "mode");
+      if (m == "SYMMETRIC") {  // per axis: the first b elements reversed, x, the last a reversed
+        ValueId x = V(*in[0]);
+        const int64_t kMin = std::numeric_limits<int64_t>::min();
+        for (size_t i = 0; i < r; ++i) {
+          const int64_t b = p[2 * i], a = p[2 * i + 1], ax = static_cast<int64_t>(i);
+          if (b == 0 && a == 0) continue;
+          auto rev = [&](int64_t start, int64_t end) {
+            return Emit1("Slice", {x, C(I64Vec({start})), C(I64Vec({end})), C(I64Vec({ax})), C(I64Vec({-1}))});
+          };
+          std::vector<ValueId> parts;
+          if (b > 0) parts.push_back(rev(b - 1, kMin));
+          parts.push_back(x);
+          if (a > 0) parts.push_back(rev(-1, -a - 1));
+          x = Emit1("Concat", parts, {{"axis", ax}});
+        }
+        SetOut1(Emit("Identity", {x}, {}, 1, true)[0], in[0]->rank, in[0]->dt);
+        return Status::Ok();
+      }
       if (m != "REFLECT") return Unsupported("MirrorPad mode '{}'", m);
       mode = "reflect";
     }
