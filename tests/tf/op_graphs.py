@@ -252,6 +252,8 @@ node { name: "out" op: "Conv2D" input: "x" input: "w" attr { key: "padding" valu
     mpad = np.array([[2, 1], [0, 3]], np.int32)
     yield "MirrorPad_symmetric", graph("MirrorPad", [mp, mpad], {"mode": "SYMMETRIC"}), \
         np.pad(mp, mpad, mode="symmetric")
+    rows = np.array([True, False], np.bool_)
+    yield "Select_vector_condition", graph("Select", [rows, f, g]), np.where(rows[:, None], f, g)
     # A TF1 while loop (i = 0; while i < 3: x = 2x + 1; ta[i] = x) with a TensorArray written each
     # iteration and concatenated after the loop.
     def ctl(name, arr, dep):  # a constant inside the loop frame (control input from the pivot)

@@ -1020,8 +1020,13 @@ Status Converter::Convert(const tf::NodeDef& n) {
   }
   if (op == "Select" || op == "SelectV2") {
     GE_RETURN_IF_ERROR(need(3));
-    if (op == "Select" && in[0]->rank == 1 && in[1]->rank > 1) return Unsupported("Select with a vector condition");
-    SetOut1(Emit("Where", {V(*in[0]), V(*in[1]), V(*in[2])}, {}, 1, true)[0], MaxRank(in), in[1]->dt);
+    ValueId cond = V(*in[0]);
+    if (op == "Select" && in[0]->rank == 1 && in[1]->rank > 1) {  // a vector picks rows: [n] -> [n, 1, ...]
+      std::vector<int64_t> shape(in[1]->rank, 1);
+      shape[0] = -1;
+      cond = Emit1("Reshape", {cond, C(I64Vec(shape))});
+    }
+    SetOut1(Emit("Where", {cond, V(*in[1]), V(*in[2])}, {}, 1, true)[0], MaxRank(in), in[1]->dt);
     return Status::Ok();
   }
   if (op == "GatherV2" || op == "Gather") {
