@@ -254,6 +254,15 @@ node { name: "out" op: "Conv2D" input: "x" input: "w" attr { key: "padding" valu
         np.pad(mp, mpad, mode="symmetric")
     rows = np.array([True, False], np.bool_)
     yield "Select_vector_condition", graph("Select", [rows, f, g]), np.where(rows[:, None], f, g)
+    x3 = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    i32 = lambda *v: np.array(v, np.int32)  # noqa: E731
+    yield "StridedSlice_ellipsis_shrink", graph("StridedSlice", [x3, i32(0, 1), i32(0, 2), i32(1, 1)],
+                                                {"ellipsis_mask": 1, "shrink_axis_mask": 2}), x3[..., 1]
+    yield "StridedSlice_new_axis", graph("StridedSlice", [x3, i32(0, 0, 1), i32(0, 0, 3), i32(1, 1, 1)],
+                                         {"begin_mask": 1, "end_mask": 1, "new_axis_mask": 2}), x3[:, None, 1:3]
+    yield "StridedSlice_new_axis_ellipsis_reverse", \
+        graph("StridedSlice", [x3, i32(0, 0, 0), i32(0, 0, 0), i32(1, 1, -1)],
+              {"new_axis_mask": 1, "ellipsis_mask": 2, "begin_mask": 4, "end_mask": 4}), x3[None, ..., ::-1]
     # A TF1 while loop (i = 0; while i < 3: x = 2x + 1; ta[i] = x) with a TensorArray written each
     # iteration and concatenated after the loop.
     def ctl(name, arr, dep):  # a constant inside the loop frame (control input from the pivot)

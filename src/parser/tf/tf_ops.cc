@@ -1049,32 +1049,48 @@ Status Converter::Convert(const tf::NodeDef& n) {
     GE_RETURN_IF_ERROR(Ints(in[1], "begin", &b));
     GE_RETURN_IF_ERROR(Ints(in[2], "end", &e));
     GE_RETURN_IF_ERROR(Ints(in[3], "strides", &s));
-    if (AttrI(n, "ellipsis_mask") != 0 || AttrI(n, "new_axis_mask") != 0)
-      return Unsupported("StridedSlice with an ellipsis or new-axis mask");
-    int64_t bm = AttrI(n, "begin_mask"), em = AttrI(n, "end_mask"), sm = AttrI(n, "shrink_axis_mask");
+    const int64_t bm = AttrI(n, "begin_mask"), em = AttrI(n, "end_mask"), sm = AttrI(n, "shrink_axis_mask");
+    const int64_t elm = AttrI(n, "ellipsis_mask"), nam = AttrI(n, "new_axis_mask");
     constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = std::numeric_limits<int64_t>::min();
-    std::vector<int64_t> starts, ends, axes, steps, squeeze;
+    // Spec entry i -> input dim d: an ellipsis stands for the input dims no other entry names (all
+    // of them), a new axis names none (a size-1 output dim at its output position).
+    int64_t named = 0;
+    for (size_t i = 0; i < b.size(); ++i) named += !(elm >> i & 1) && !(nam >> i & 1);
+    if (elm != 0 && in[0]->rank < 0) return Unsupported("StridedSlice with an ellipsis on an input of unknown rank");
+    std::vector<int64_t> starts, ends, axes, steps, squeeze, new_axes;
+    int64_t d = 0, out = 0;
     for (size_t i = 0; i < b.size(); ++i) {
+      if (elm >> i & 1) {
+        const int64_t k = std::max<int64_t>(in[0]->rank - named, 0);
+        d += k;
+        out += k;
+        continue;
+      }
+      if (nam >> i & 1) {
+        new_axes.push_back(out++);
+        continue;
+      }
       int64_t st = s.at(i), bi = b[i], ei = e.at(i);
       if (sm >> i & 1) {
         st = 1;
         ei = bi == -1 ? kMax : bi + 1;
-        squeeze.push_back(static_cast<int64_t>(i));
+        squeeze.push_back(d);
       } else {
         if (bm >> i & 1) bi = st > 0 ? 0 : kMax;
         if (em >> i & 1) ei = st > 0 ? kMax : kMin;
+        ++out;
       }
       starts.push_back(bi);
       ends.push_back(ei);
-      axes.push_back(static_cast<int64_t>(i));
+      axes.push_back(d++);
       steps.push_back(st);
     }
-    ValueId y = Emit1("Slice", {V(*in[0]), C(I64Vec(starts)), C(I64Vec(ends)), C(I64Vec(axes)), C(I64Vec(steps))});
-    int r = in[0]->rank < 0 ? -1 : in[0]->rank - static_cast<int>(squeeze.size());
-    if (squeeze.empty())
-      y = Emit("Identity", {y}, {}, 1, true)[0];
-    else
-      y = Emit("Squeeze", {y, C(I64Vec(squeeze))}, {}, 1, true)[0];
+    ValueId y = V(*in[0]);
+    if (!axes.empty()) y = Emit1("Slice", {y, C(I64Vec(starts)), C(I64Vec(ends)), C(I64Vec(axes)), C(I64Vec(steps))});
+    int r = in[0]->rank < 0 ? -1 : in[0]->rank - static_cast<int>(squeeze.size()) + static_cast<int>(new_axes.size());
+    if (!squeeze.empty()) y = Emit1("Squeeze", {y, C(I64Vec(squeeze))});
+    if (!new_axes.empty()) y = Emit1("Unsqueeze", {y, C(I64Vec(new_axes))});
+    y = Emit("Identity", {y}, {}, 1, true)[0];
     SetOut1(y, r, in[0]->dt);
     return Status::Ok();
   }
