@@ -263,6 +263,18 @@ node { name: "out" op: "Conv2D" input: "x" input: "w" attr { key: "padding" valu
     yield "StridedSlice_new_axis_ellipsis_reverse", \
         graph("StridedSlice", [x3, i32(0, 0, 0), i32(0, 0, 0), i32(1, 1, -1)],
               {"new_axis_mask": 1, "ellipsis_mask": 2, "begin_mask": 4, "end_mask": 4}), x3[None, ..., ::-1]
+    sel = nms(boxes, scores, 5, 0.5, 0.4)
+    nms_in = const("b", boxes) + const("s", scores) + const("k", np.array(5, np.int32)) + \
+        const("iou", np.array(0.5, np.float32)) + const("st", np.array(0.4, np.float32)) + \
+        const("sigma", np.array(0.0, np.float32))
+    pad_attr = 'attr { key: "pad_to_max_output_size" value { b: true } }'
+    for version, k, exp in ((4, "", np.pad(sel, (0, 5 - sel.size))), (4, ":1", np.array(sel.size, np.int32)),
+                            (5, ":1", np.pad(scores[sel], (0, 5 - sel.size))), (5, ":2", np.array(sel.size, np.int32))):
+        extra = ' input: "sigma"' if version == 5 else ""
+        text = nms_in + (f'node {{ name: "nms" op: "NonMaxSuppressionV{version}" input: "b" input: "s" input: "k" '
+                         f'input: "iou" input: "st"{extra} {pad_attr} }}\n'
+                         f'node {{ name: "out" op: "Identity" input: "nms{k}" }}\n')
+        yield f"NonMaxSuppressionV{version}_padded{k.replace(':', '_')}", text, exp
     # A TF1 while loop (i = 0; while i < 3: x = 2x + 1; ta[i] = x) with a TensorArray written each
     # iteration and concatenated after the loop.
     def ctl(name, arr, dep):  # a constant inside the loop frame (control input from the pivot)

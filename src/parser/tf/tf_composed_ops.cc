@@ -103,6 +103,48 @@ Status Converter::ScatterOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool* 
   return Status::Ok();
 }
 
+// NonMaxSuppressionV2..V5: boxes [n, 4], scores [n], max_output_size, iou_threshold
+// [, score_threshold[, soft_nms_sigma]]: ONNX's NonMaxSuppression on one batch and class (the same
+// greedy selection: by score, stable, a box suppressed where IoU > the threshold, kept where
+// score > score_threshold), its box column. V4/V5 may pad the indices (and V5's scores) with zeros
+// to max_output_size and also give the count; V5 only without soft NMS (sigma 0).
+Status Converter::NonMaxSuppression(const tf::NodeDef& n, std::vector<TRef*>& in) {
+  const int version = n.op().back() - '0';
+  if (version == 5 && (!in[5]->c || in[5]->c->ToDoubleVector() != std::vector<double>{0}))
+    return Unsupported("soft NMS (a soft_nms_sigma other than a constant 0)");
+  auto vec1 = [&](ValueId v) { return Emit1("Reshape", {v, C(I64Vec({1}))}); };
+  std::vector<ValueId> ins = {Emit1("Unsqueeze", {V(*in[0]), C(I64Vec({0}))}),
+                              Emit1("Unsqueeze", {V(*in[1]), C(I64Vec({0, 1}))}), vec1(I64(*in[2])), vec1(V(*in[3]))};
+  if (version >= 3) ins.push_back(vec1(V(*in[4])));
+  ValueId box =
+      Emit1("Gather", {Emit1("NonMaxSuppression", ins), C(IntTensor(DT_INT64, {}, {2}))}, {{"axis", int64_t{1}}});
+  ValueId count = Emit1("Shape", {box});
+  std::vector<ValueId> outs = {box};
+  if (version == 5) outs.push_back(Emit1("Gather", {V(*in[1]), box}, {{"axis", int64_t{0}}}));
+  if (version >= 4 && AttrB(n, "pad_to_max_output_size"))
+    for (ValueId& o : outs)
+      o = Emit1("Pad", {o, Emit1("Concat", {C(I64Vec({0})), Emit1("Sub", {vec1(I64(*in[2])), count})},
+                                 {{"axis", int64_t{0}}})});
+  std::vector<TRef> refs;
+  auto add = [&](ValueId v, DataType dt, int rank) {
+    TRef r;
+    const size_t k = refs.size();
+    r.v = g_->AddValue(k == 0 ? cur_ : fmt::format("{}:{}", cur_, k));
+    if (dt == DT_INT32)
+      g_->AddNode(fmt::format("{}/_ge_out{}", cur_, k), "Cast", {v}, {r.v}, {{"to", int64_t{ToOnnxDataType(dt)}}});
+    else
+      g_->AddNode(fmt::format("{}/_ge_out{}", cur_, k), "Identity", {v}, {r.v});
+    r.dt = dt;
+    r.rank = rank;
+    refs.push_back(r);
+  };
+  add(outs[0], DT_INT32, 1);
+  if (version == 5) add(outs[1], in[1]->dt, 1);
+  if (version >= 4) add(Emit1("Reshape", {count, C(I64Vec({}))}), DT_INT32, 0);
+  SetOut(refs);
+  return Status::Ok();
+}
+
 Status Converter::ComposedOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool* done) {
   const std::string& op = n.op();
   GE_RETURN_IF_ERROR(ScatterOp(n, in, done));
@@ -130,6 +172,8 @@ Status Converter::ComposedOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool*
                                                         {"DynamicPartition", 2},
                                                         {"ParallelDynamicStitch", 2},
                                                         {"NonMaxSuppressionV3", 5},
+                                                        {"NonMaxSuppressionV4", 5},
+                                                        {"NonMaxSuppressionV5", 6},
                                                         {"AdjustContrastv2", 2},
                                                         {"BroadcastArgs", 2},
                                                         {"Roll", 3}};
@@ -210,18 +254,7 @@ Status Converter::ComposedOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool*
     ValueId q = Emit1("Mul", {pick(in[0], {2, 0, 1}), pick(in[1], {1, 2, 0})});
     return out1("Sub", {p, q}, {}, rb, d0);
   }
-  if (op == "NonMaxSuppressionV2" || op == "NonMaxSuppressionV3") {
-    // boxes [n, 4], scores [n], max_output_size, iou_threshold[, score_threshold]: ONNX's
-    // NonMaxSuppression on one batch and class (the same greedy selection: by score, stable, a box
-    // suppressed where IoU > the threshold, kept where score > score_threshold), its box column.
-    auto vec1 = [&](ValueId v) { return Emit1("Reshape", {v, C(I64Vec({1}))}); };
-    std::vector<ValueId> ins = {Emit1("Unsqueeze", {V(*in[0]), C(I64Vec({0}))}),
-                                Emit1("Unsqueeze", {V(*in[1]), C(I64Vec({0, 1}))}), vec1(I64(*in[2])), vec1(V(*in[3]))};
-    if (op == "NonMaxSuppressionV3") ins.push_back(vec1(V(*in[4])));
-    ValueId box =
-        Emit1("Gather", {Emit1("NonMaxSuppression", ins), C(IntTensor(DT_INT64, {}, {2}))}, {{"axis", int64_t{1}}});
-    return out1("Cast", {box}, {{"to", int64_t{ToOnnxDataType(DT_INT32)}}}, 1, DT_INT32);
-  }
+  if (op.rfind("NonMaxSuppressionV", 0) == 0) return NonMaxSuppression(n, in);
   if (op == "DynamicStitch" || op == "ParallelDynamicStitch") {  // N indices, N data
     const size_t n_in = in.size() / 2;
     if (in.size() % 2) return InvalidArgument("expects N indices and N data inputs, has {} inputs", in.size());
