@@ -3,6 +3,7 @@
 (sink and host) and checked against numpy: the TF ops the frozen test graphs do not cover.
 Each case: constants (Const nodes), one op node named `out`, and the expected numpy value."""
 import argparse
+import colorsys
 import math
 import os
 import subprocess
@@ -275,6 +276,12 @@ node { name: "out" op: "Conv2D" input: "x" input: "w" attr { key: "padding" valu
                          f'input: "iou" input: "st"{extra} {pad_attr} }}\n'
                          f'node {{ name: "out" op: "Identity" input: "nms{k}" }}\n')
         yield f"NonMaxSuppressionV{version}_padded{k.replace(':', '_')}", text, exp
+    rgb = np.array([[0.2, 0.4, 0.6], [0.9, 0.1, 0.1], [0.3, 0.8, 0.3], [0.5, 0.5, 0.5], [0.0, 0.0, 0.0],
+                    [0.7, 0.2, 0.9], [0.1, 0.6, 0.95], [1.0, 0.9, 0.05]], np.float32)
+    hsv = np.array([colorsys.rgb_to_hsv(*p) for p in rgb.astype(np.float64)], np.float32)
+    yield "RGBToHSV", graph("RGBToHSV", [rgb]), hsv
+    yield "HSVToRGB", graph("HSVToRGB", [hsv]), \
+        np.array([colorsys.hsv_to_rgb(*p) for p in hsv.astype(np.float64)], np.float32)
     # A TF1 while loop (i = 0; while i < 3: x = 2x + 1; ta[i] = x) with a TensorArray written each
     # iteration and concatenated after the loop.
     def ctl(name, arr, dep):  # a constant inside the loop frame (control input from the pivot)

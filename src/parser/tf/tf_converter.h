@@ -210,6 +210,7 @@ class Converter {
   Status ScatterOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool* done);
   Status ComposedOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool* done);
   Status NonMaxSuppression(const tf::NodeDef& n, std::vector<TRef*>& in);
+  Status ColorSpace(const tf::NodeDef& n, std::vector<TRef*>& in);
   ValueId Eye(ValueId m, ValueId n, DataType dt);
   ValueId Dim(ValueId x, int64_t axis);
   void FakeQuant(const tf::NodeDef& n, ValueId x, float lo, float hi);
