@@ -282,6 +282,14 @@ node { name: "out" op: "Conv2D" input: "x" input: "w" attr { key: "padding" valu
     yield "RGBToHSV", graph("RGBToHSV", [rgb]), hsv
     yield "HSVToRGB", graph("HSVToRGB", [hsv]), \
         np.array([colorsys.hsv_to_rgb(*p) for p in hsv.astype(np.float64)], np.float32)
+
+    def adjust(fn):  # through HSV with colorsys
+        return np.array([colorsys.hsv_to_rgb(*fn(*colorsys.rgb_to_hsv(*p))) for p in rgb.astype(np.float64)],
+                        np.float32)
+    yield "AdjustSaturation", graph("AdjustSaturation", [rgb, np.array(1.7, np.float32)]), \
+        adjust(lambda h, s, v: (h, min(1.0, max(0.0, s * np.float32(1.7))), v))
+    yield "AdjustHue", graph("AdjustHue", [rgb, np.array(0.45, np.float32)]), \
+        adjust(lambda h, s, v: ((h + np.float32(0.45)) % 1.0, s, v))
     # A TF1 while loop (i = 0; while i < 3: x = 2x + 1; ta[i] = x) with a TensorArray written each
     # iteration and concatenated after the loop.
     def ctl(name, arr, dep):  # a constant inside the loop frame (control input from the pivot)

@@ -149,6 +149,7 @@ Status Converter::NonMaxSuppression(const tf::NodeDef& n, std::vector<TRef*>& in
 // RGBToHSV / HSVToRGB along the last axis (of 3), in TF's formulas: h in [0, 1) (a sixth per
 // sector), s = range / max (0 where max is 0), v = max; back: each channel
 // v * (1 - s + s * clamp(f(6h), 0, 1)) with f the channel's piecewise-linear hue ramp.
+// AdjustSaturation scales s (clamped to [0, 1]), AdjustHue turns h by delta (mod 1), in HSV.
 Status Converter::ColorSpace(const tf::NodeDef& n, std::vector<TRef*>& in) {
   const DataType dt = in[0]->dt;
   ValueId x = V(*in[0]);
@@ -156,30 +157,37 @@ Status Converter::ColorSpace(const tf::NodeDef& n, std::vector<TRef*>& in) {
   auto k = [&](double v) { return C(ScalarOf(dt, v)); };
   auto bin = [&](const char* type, ValueId a, ValueId b) { return Emit1(type, {a, b}); };
   auto where = [&](ValueId c, ValueId a, ValueId b) { return Emit1("Where", {c, a, b}); };
-  const ValueId a = ch(0), b = ch(1), c = ch(2);
-  std::vector<ValueId> outs;
-  if (n.op() == "RGBToHSV") {
-    ValueId v = Emit1("Max", {a, b, c}), range = bin("Sub", v, Emit1("Min", {a, b, c}));
+  auto clamp01 = [&](ValueId v) { return Emit1("Min", {Emit1("Max", {v, k(0)}), k(1)}); };
+  std::vector<ValueId> c3 = {ch(0), ch(1), ch(2)};
+  if (n.op() != "HSVToRGB") {  // RGB -> HSV
+    const ValueId r = c3[0], g = c3[1], b = c3[2];
+    ValueId v = Emit1("Max", {r, g, b}), range = bin("Sub", v, Emit1("Min", {r, g, b}));
     ValueId s = where(bin("Greater", v, k(0)), bin("Div", range, v), k(0));
     ValueId norm = bin("Div", k(1), bin("Mul", range, k(6)));
-    ValueId h = where(bin("Equal", a, v), bin("Mul", norm, bin("Sub", b, c)),
-                      where(bin("Equal", b, v), bin("Add", bin("Mul", norm, bin("Sub", c, a)), k(2.0 / 6)),
-                            bin("Add", bin("Mul", norm, bin("Sub", a, b)), k(4.0 / 6))));
+    ValueId h = where(bin("Equal", r, v), bin("Mul", norm, bin("Sub", g, b)),
+                      where(bin("Equal", g, v), bin("Add", bin("Mul", norm, bin("Sub", b, r)), k(2.0 / 6)),
+                            bin("Add", bin("Mul", norm, bin("Sub", r, g)), k(4.0 / 6))));
     h = where(bin("Greater", range, k(0)), h, k(0));
     h = where(bin("Less", h, k(0)), bin("Add", h, k(1)), h);
-    outs = {h, s, v};
-  } else {  // a = h, b = s, c = v
-    ValueId dh = bin("Mul", a, k(6)), one_s = bin("Sub", k(1), b);
+    c3 = {h, s, v};
+  }
+  if (n.op() == "AdjustSaturation") c3[1] = clamp01(bin("Mul", c3[1], V(*in[1])));
+  if (n.op() == "AdjustHue") {
+    ValueId h = bin("Add", c3[0], V(*in[1]));
+    c3[0] = bin("Sub", h, Emit1("Floor", {h}));
+  }
+  if (n.op() != "RGBToHSV") {  // HSV -> RGB
+    const ValueId h = c3[0], s = c3[1], v = c3[2];
+    ValueId dh = bin("Mul", h, k(6)), one_s = bin("Sub", k(1), s);
     auto ramp = [&](double shift, bool rising) {  // clamp(|dh - 3| - 1) or clamp(2 - |dh - shift|)
       ValueId d = Emit1("Abs", {bin("Sub", dh, k(shift))});
       ValueId f = rising ? bin("Sub", d, k(1)) : bin("Sub", k(2), d);
-      ValueId clamped = Emit1("Min", {Emit1("Max", {f, k(0)}), k(1)});
-      return bin("Mul", bin("Add", one_s, bin("Mul", b, clamped)), c);
+      return bin("Mul", bin("Add", one_s, bin("Mul", s, clamp01(f))), v);
     };
-    outs = {ramp(3, true), ramp(2, false), ramp(4, false)};
+    c3 = {ramp(3, true), ramp(2, false), ramp(4, false)};
   }
-  for (ValueId& o : outs) o = Emit1("Unsqueeze", {o, C(I64Vec({-1}))});
-  SetOut1(Emit("Concat", outs, {{"axis", int64_t{-1}}}, 1, true)[0], in[0]->rank, dt);
+  for (ValueId& o : c3) o = Emit1("Unsqueeze", {o, C(I64Vec({-1}))});
+  SetOut1(Emit("Concat", c3, {{"axis", int64_t{-1}}}, 1, true)[0], in[0]->rank, dt);
   return Status::Ok();
 }
 
@@ -214,6 +222,8 @@ Status Converter::ComposedOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool*
                                                         {"NonMaxSuppressionV5", 6},
                                                         {"RGBToHSV", 1},
                                                         {"HSVToRGB", 1},
+                                                        {"AdjustSaturation", 2},
+                                                        {"AdjustHue", 2},
                                                         {"AdjustContrastv2", 2},
                                                         {"BroadcastArgs", 2},
                                                         {"Roll", 3}};
@@ -336,7 +346,7 @@ Status Converter::ComposedOp(const tf::NodeDef& n, std::vector<TRef*>& in, bool*
     SetOut(refs);
     return Status::Ok();
   }
-  if (op == "RGBToHSV" || op == "HSVToRGB") return ColorSpace(n, in);
+  if (op == "RGBToHSV" || op == "HSVToRGB" || op == "AdjustSaturation" || op == "AdjustHue") return ColorSpace(n, in);
   if (op == "ShapeN") {
     const DataType dt = AttrT(n, "out_type") == DT_INT64 ? DT_INT64 : DT_INT32;
     std::vector<TRef> refs(in.size());
