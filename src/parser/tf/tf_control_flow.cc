@@ -184,7 +184,8 @@ Status Converter::LoopStructure(const std::string& frame, LoopParts* lp) {
         if (op == "Enter") enter = node_of(in);
         if (op == "NextIteration") v.next = node_of(in);
       }
-      if (n.input_size() != 2 || enter < 0 || v.next < 0)
+      if (n.input_size() != 2 || enter < 0 || v.next < 0 || gd.node(enter).input_size() < 1 ||
+          gd.node(v.next).input_size() < 1)
         return Unsupported("Merge '{}' does not join an Enter and a NextIteration", n.name());
       GE_RETURN_IF_ERROR(Ref(gd.node(enter).input(0), &v.init));
       v.ta = v.init->ta == TaState::kEmpty;
@@ -199,8 +200,10 @@ Status Converter::LoopStructure(const std::string& frame, LoopParts* lp) {
   for (int i : members) {
     const auto& n = gd.node(i);
     if (gi_->frame[i] != frame || n.op() != "Switch") continue;
+    if (n.input_size() != 2)
+      return Unsupported("Switch '{}' has {} inputs, expected (Merge, LoopCond)", n.name(), n.input_size());
     auto it = var_of_merge.find(node_of(n.input(0)));
-    if (it == var_of_merge.end() || n.input_size() != 2 || node_of(n.input(1)) != lp->loop_cond)
+    if (it == var_of_merge.end() || node_of(n.input(1)) != lp->loop_cond)
       return Unsupported("Switch '{}' is not a loop variable's Switch(Merge, LoopCond)", n.name());
     lp->vars[it->second].sw = i;
     if (auto e = gi_->exit_of_switch.find(i); e != gi_->exit_of_switch.end()) lp->vars[it->second].exit = e->second;
