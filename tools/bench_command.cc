@@ -65,6 +65,7 @@ Status PrintPerOp(Model* model, const BenchArgs& args, const std::vector<HostTen
     GE_RETURN_IF_ERROR(ParseInputShapes(args.input_shapes, &options.input_shapes));
     options.max_streams = 1;
     options.opt_level = args.opt_level;
+    options.output_nodes = args.output_nodes;
     GE_RETURN_IF_ERROR(Model::Load(args.model, options, &one_stream));
     GE_RETURN_IF_ERROR(one_stream->SetProfiling(true));
     profiled = one_stream.get();
@@ -181,6 +182,7 @@ int BenchCommand(const BenchArgs& args) {
   }
   options.max_streams = args.streams;
   options.opt_level = args.opt_level;
+  options.output_nodes = args.output_nodes;
   if (!args.profile.empty()) StartProfiling();
   auto t0 = Clock::now();
   std::unique_ptr<Model> model;

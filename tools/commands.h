@@ -38,13 +38,14 @@ struct BenchArgs {
   bool zero_copy = false;  // time Model::RunWithDeviceBuffers on preallocated device buffers
   int opt_level = 2;       // -O0 / -O1 / -O2, or --opt-level N
   std::vector<std::string> input_shapes;
-  std::vector<std::string> inputs;  // NAME=FILE.npy, as for `ge run`
-  bool per_op = false;              // profiled runs after the timed ones: time per op type, slowest nodes
-  double duration_s = 0;            // > 0: time runs for this long instead of --runs
-  int concurrency = 1;              // host threads running the one compiled model
-  bool progress = false;            // always show the progress bar (default: stderr a tty, runs past 2 s)
-  std::string profile;              // --profile: write a Chrome trace-event JSON file here
-  std::string inputs_npz;           // --inputs FILE.npz, as for `ge run`
+  std::vector<std::string> inputs;        // NAME=FILE.npy, as for `ge run`
+  bool per_op = false;                    // profiled runs after the timed ones: time per op type, slowest nodes
+  double duration_s = 0;                  // > 0: time runs for this long instead of --runs
+  int concurrency = 1;                    // host threads running the one compiled model
+  bool progress = false;                  // always show the progress bar (default: stderr a tty, runs past 2 s)
+  std::string profile;                    // --profile: write a Chrome trace-event JSON file here
+  std::string inputs_npz;                 // --inputs FILE.npz, as for `ge run`
+  std::vector<std::string> output_nodes;  // --output-node NAME[:k], as for `ge run`
 };
 
 int BenchCommand(const BenchArgs& args);
@@ -56,6 +57,7 @@ struct CompileArgs {
   int opt_level = 2;
   int streams = 0;
   std::vector<std::string> input_shapes;
+  std::vector<std::string> output_nodes;  // --output-node NAME[:k]: the compiled model's outputs
 };
 
 int CompileCommand(const CompileArgs& args);

@@ -1,5 +1,6 @@
 // `ge compile MODEL.onnx -o MODEL.gem [--input-shape NAME=D0,D1,...]... [-O0|-O1|-O2] [--mode M]
-//  [--streams N]`: compiles for offline use and writes the compiled graph (.gem); `ge run` and
+//  [--streams N] [--output-node NAME[:k]]...`: compiles for offline use and writes the compiled graph (.gem); `ge run`
+//  and
 // `ge bench` load a .gem without compiling.
 #include <chrono>
 #include <filesystem>
@@ -15,6 +16,7 @@ int CompileCommand(const CompileArgs& args) {
   opt.mode = args.mode;
   opt.opt_level = args.opt_level;
   opt.max_streams = args.streams;
+  opt.output_nodes = args.output_nodes;
   if (Status st = ParseInputShapes(args.input_shapes, &opt.input_shapes); !st.ok()) {
     fmt::print(stderr, "error: {}\n", st.message());
     return 2;

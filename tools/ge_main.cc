@@ -32,9 +32,10 @@ int main(int argc, char** argv) {
                       "open it in ui.perfetto.dev or chrome://tracing");
   run_cmd->add_option("--inputs", run.inputs_npz, "FILE.npz holding the inputs by name (np.savez)");
   run_cmd->add_option("--outputs", run.outputs_npz, "write every output by name to FILE.npz");
-  run_cmd->add_option("--output-node", run.output_nodes,
-                      "NAME[:k]: make this value a graph output (repeatable, in order; a TensorFlow graph's node "
-                      "or node:k, an ONNX graph's value name) instead of the model's outputs");
+  const char* output_node_help =
+      "NAME[:k]: make this value a graph output (repeatable, in order; a TensorFlow graph's node or node:k, an "
+      "ONNX graph's value name) instead of the model's outputs";
+  run_cmd->add_option("--output-node", run.output_nodes, output_node_help);
   ge::tool::BenchArgs bench;
   auto* bench_cmd =
       app.add_subcommand("bench", "compile once, time repeated runs (min, median, p90 per run and per op)");
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--per-op", bench.per_op,
                       "after the timed runs, profile --runs runs (one model stream): time per op type and the 10 "
                       "slowest nodes");
+  bench_cmd->add_option("--output-node", bench.output_nodes, output_node_help);
   ge::tool::CompileArgs compile;
   auto* compile_cmd = app.add_subcommand(
       "compile", "compile a model for offline use and write it as a .gem (ge run/bench load it without compiling)");
@@ -81,6 +83,7 @@ int main(int argc, char** argv) {
                    "graph optimizer level: -O0 none, -O1 basic, -O2 fusions (default)")
       ->check(CLI::Range(0, 2));
   compile_cmd->add_option("--streams", compile.streams, "most model streams per sink segment (default: automatic)");
+  compile_cmd->add_option("--output-node", compile.output_nodes, output_node_help);
   compile_cmd->add_option_function<std::string>(
       "--custom-op-lib", [](const std::string& p) { setenv("GE_CUSTOM_OP_LIB", p.c_str(), 1); },
       "custom operator library .so (':'-separated; also GE_CUSTOM_OP_LIB)");

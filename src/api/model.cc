@@ -184,6 +184,9 @@ Status Model::LoadOfflineCompiled(std::unique_ptr<CompiledGraph> compiled, const
   if (!options.input_shapes.empty() && options.input_shapes != info.options.input_shapes)
     return InvalidArgument("{}: input shapes are fixed by `ge compile --input-shape`, not at load", path);
   if (options.prefer_fallback) return InvalidArgument("{}: an offline model never takes the fallback path", path);
+  if (!options.output_nodes.empty())
+    return InvalidArgument("{}: the outputs of a compiled model are fixed by `ge compile --output-node`, not at load",
+                           path);
   std::unique_ptr<Model> m(new Model());
   m->compiled_graph_ = std::move(compiled);
   m->graph_ = m->compiled_graph_->graph;

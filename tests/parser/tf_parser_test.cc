@@ -3,6 +3,7 @@
 // binary files (a real frozen graph from tests/tf/data) that must give a clear error, never a crash.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -247,6 +248,98 @@ TEST(TfParser, CorruptedFilesGiveErrors) {
       }
     }
   }
+}
+
+// A TF1 while loop becomes a Loop whose body is a subgraph; malformed loop frames name the frame
+// and the node.
+constexpr const char* kCounterLoop = R"(
+node { name: "x" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+       attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }
+node { name: "n" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+       attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 10 } } } }
+node { name: "w/Enter" op: "Enter" input: "x" attr { key: "frame_name" value { s: "w/ctx" } } }
+node { name: "w/Merge" op: "Merge" input: "w/Enter" input: "w/NextIteration" }
+node { name: "w/Less/Enter" op: "Enter" input: "n" attr { key: "frame_name" value { s: "w/ctx" } }
+       attr { key: "is_constant" value { b: true } } }
+node { name: "w/Less" op: "Less" input: "w/Merge" input: "w/Less/Enter" }
+%s
+node { name: "w/Switch" op: "Switch" input: "w/Merge" input: "%s" }
+node { name: "w/Identity" op: "Identity" input: "w/Switch:1" }
+node { name: "w/Add" op: "Add" input: "w/Identity" input: "w/Identity" }
+node { name: "w/NextIteration" op: "NextIteration" input: "w/Add" }
+node { name: "w/Exit" op: "Exit" input: "w/Switch" }
+)";
+
+TEST(TfParser, WhileLoopBecomesLoop) {
+  std::shared_ptr<Graph> g;
+  char text[8192];
+  std::snprintf(text, sizeof text, kCounterLoop, R"(node { name: "w/LoopCond" op: "LoopCond" input: "w/Less" })",
+                "w/LoopCond");
+  Status st = LoadTensorFlowModelFromBytes(text, true, &g);
+  ASSERT_TRUE(st.ok()) << st.message();
+  const Node* loop = nullptr;
+  for (NodeId n = 0; n < static_cast<NodeId>(g->num_nodes()); ++n)
+    if (g->node(n).type == "Loop") loop = &g->node(n);
+  ASSERT_NE(loop, nullptr);
+  auto* body = loop->GetAttr<std::shared_ptr<Graph>>("body");
+  ASSERT_NE(body, nullptr);
+  // iteration, condition, one carried value; outputs: the next condition and the next value.
+  EXPECT_EQ((*body)->inputs().size(), 3u);
+  EXPECT_EQ((*body)->outputs().size(), 2u);
+  ASSERT_EQ(g->outputs().size(), 1u);
+  EXPECT_EQ(g->value(g->outputs()[0]).name, "w/Exit");
+  // A node inside the loop is no graph output: it has a value per iteration.
+  st = LoadTensorFlowModelFromBytes(text, true, &g, {"w/Add"});
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("inside while-loop frame 'w/ctx'"), std::string::npos) << st.message();
+}
+
+// A TensorArray the loop writes at a constant index (not at the iteration number): an error
+// naming the write.
+constexpr const char* kWriteAtZero = R"(
+node { name: "w/LoopCond" op: "LoopCond" input: "w/Less" }
+node { name: "size" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+       attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 3 } } } }
+node { name: "ta" op: "TensorArrayV3" input: "size" attr { key: "dtype" value { type: DT_FLOAT } } }
+node { name: "w/Enter_2" op: "Enter" input: "ta:1" attr { key: "frame_name" value { s: "w/ctx" } } }
+node { name: "w/Merge_2" op: "Merge" input: "w/Enter_2" input: "w/NextIteration_2" }
+node { name: "w/Switch_2" op: "Switch" input: "w/Merge_2" input: "w/LoopCond" }
+node { name: "w/Identity_2" op: "Identity" input: "w/Switch_2:1" }
+node { name: "w/ta" op: "Enter" input: "ta" attr { key: "frame_name" value { s: "w/ctx" } }
+       attr { key: "is_constant" value { b: true } } }
+node { name: "w/zero" op: "Const" input: "^w/Identity" attr { key: "dtype" value { type: DT_INT32 } }
+       attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 0 } } } }
+node { name: "w/Write" op: "TensorArrayWriteV3" input: "w/ta" input: "w/zero" input: "w/Add" input: "w/Identity_2" }
+node { name: "w/NextIteration_2" op: "NextIteration" input: "w/Write" }
+node { name: "w/Exit_2" op: "Exit" input: "w/Switch_2" }
+)";
+
+TEST(TfParser, TensorArrayWrittenOffTheIterationIsAnError) {
+  std::shared_ptr<Graph> g;
+  char text[8192];
+  std::snprintf(text, sizeof text, kCounterLoop, kWriteAtZero, "w/LoopCond");
+  Status st = LoadTensorFlowModelFromBytes(text, true, &g);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("w/ctx"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("'w/Write' writes its TensorArray at 'w/zero', not at the iteration number"),
+            std::string::npos)
+      << st.message();
+}
+
+TEST(TfParser, MalformedWhileLoopNamesTheFrameAndNode) {
+  std::shared_ptr<Graph> g;
+  char text[8192];
+  std::snprintf(text, sizeof text, kCounterLoop, "", "w/Less");  // no LoopCond
+  Status st = LoadTensorFlowModelFromBytes(text, true, &g);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("w/ctx"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("LoopCond"), std::string::npos) << st.message();
+  // A cycle that is no while loop.
+  st = LoadTensorFlowModelFromBytes(R"(node { name: "a" op: "Relu" input: "b" }
+                                       node { name: "b" op: "Relu" input: "a" })",
+                                    true, &g);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("cycle"), std::string::npos) << st.message();
 }
 
 }  // namespace

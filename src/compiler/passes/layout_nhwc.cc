@@ -60,7 +60,7 @@ class LayoutPass {
       if (fused_away[n] || (n < static_cast<NodeId>(shuffled_.size()) && shuffled_[n])) continue;
       if (ConvEligible(n)) {
         ConvertConv(n);
-      } else if (ConvertShuffle(n, readers, is_output)) {
+      } else if (ConvertShuffle(n, readers, is_output) || ConvertBackToNhwc(n, is_output)) {
         continue;
       } else if (g_->node(n).type == "Slice" && FollowerEligible(n)) {
         ConvertSlice(n);
@@ -79,6 +79,16 @@ class LayoutPass {
     for (size_t n = 0; n < fused_away.size(); ++n) {
       keep[n] = !fused_away[n];
       any |= fused_away[n];
+    }
+    // Transposes that nothing reads any more (their NHWC input or output is read directly).
+    const auto now_read = g_->Consumers();
+    const std::vector<bool> out_now = OutputMask();
+    for (NodeId n = 0; n < static_cast<NodeId>(g_->num_nodes()); ++n) {
+      ValueId y = g_->node(n).outputs.empty() ? kNoValue : g_->node(n).outputs[0];
+      if (g_->node(n).type == "Transpose" && y != kNoValue && now_read[y].empty() && !out_now[y]) {
+        keep[n] = false;
+        any = true;
+      }
     }
     if (any) g_->RemoveNodes(keep);
     return Status::Ok();
@@ -368,13 +378,16 @@ class LayoutPass {
     return yn;
   }
 
-  // The NHWC form of v (4-D): its twin, a permuted constant, or a new Transpose.
+  // The NHWC form of v (4-D): its twin, a permuted constant, the input of the NHWC -> NCHW
+  // Transpose that made v (an NHWC graph's layout conversion), or a new Transpose.
   ValueId ToNhwc(ValueId v) {
     auto it = nhwc_.find(v);
     if (it != nhwc_.end()) return it->second;
     const Value& val = g_->value(v);
     ValueId t;
-    if (val.constant) {
+    if (IsToNchw(val.producer)) {
+      t = g_->node(val.producer).inputs[0];
+    } else if (val.constant) {
       t = g_->AddConstant(val.name + "/nhwc", PermuteConstant(*val.constant));
     } else {
       TensorDesc d = val.desc;
@@ -386,6 +399,35 @@ class LayoutPass {
     }
     nhwc_[v] = t;
     return t;
+  }
+
+  // A Transpose NCHW -> NHWC of a value whose producer moved to NHWC gives that value's NHWC twin:
+  // its readers read the twin instead (a graph output keeps its name through an Identity).
+  bool ConvertBackToNhwc(NodeId n, const std::vector<bool>& is_output) {
+    Node& node = g_->node(n);
+    auto* perm = node.GetAttr<std::vector<int64_t>>("perm");
+    if (node.type != "Transpose" || !perm || *perm != std::vector<int64_t>{0, 2, 3, 1} || node.inputs.empty() ||
+        !moved_.count(node.inputs[0]) || node.outputs.size() != 1)
+      return false;
+    const ValueId twin = nhwc_.at(node.inputs[0]), y = node.outputs[0];
+    if (is_output[y]) {
+      node.type = "Identity";
+      node.attrs.clear();
+      node.inputs = {twin};
+      return true;
+    }
+    for (NodeId m = 0; m < static_cast<NodeId>(g_->num_nodes()); ++m)
+      for (ValueId& in : g_->node(m).inputs)
+        if (in == y) in = twin;
+    return true;
+  }
+
+  bool IsToNchw(NodeId n) const {
+    if (n < 0) return false;
+    const Node& node = g_->node(n);
+    auto* perm = node.GetAttr<std::vector<int64_t>>("perm");
+    return node.type == "Transpose" && perm && *perm == std::vector<int64_t>{0, 3, 1, 2} && !node.inputs.empty() &&
+           node.inputs[0] != kNoValue;
   }
 
   // Makes v (whose producer moved to NHWC) exist in NCHW again.

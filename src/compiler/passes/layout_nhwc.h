@@ -7,8 +7,10 @@
 // as ScaleShift, Slice with constant axes, the channel shuffle Reshape-Transpose-Reshape)
 // follow their producers into NHWC, with
 // constant operands permuted; a Transpose back to NCHW is inserted only where a consumer or a graph output needs the
-// NCHW value, and a Transpose to NHWC only where an NCHW value feeds an NHWC node. Runs only where the NHWC kernels
-// exist (ConvWeightPack is registered).
+// NCHW value, and a Transpose to NHWC only where an NCHW value feeds an NHWC node. An NHWC graph (TensorFlow's) keeps
+// no conversion pair: the NCHW value an NHWC -> NCHW Transpose made gives that Transpose's input as its NHWC form, and
+// an NCHW -> NHWC Transpose of a moved value is that value's NHWC form (Transposes left unread are removed). Runs only
+// where the NHWC kernels exist (ConvWeightPack is registered).
 #ifndef GE_SRC_COMPILER_PASSES_LAYOUT_NHWC_H_
 #define GE_SRC_COMPILER_PASSES_LAYOUT_NHWC_H_
 

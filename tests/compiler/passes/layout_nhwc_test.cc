@@ -53,6 +53,32 @@ output f, m
 }
 
 // BatchNormalization + Relu after the conv: ScaleShift with s = 2 / sqrt(3 + 1) = 1, t = 1 - 0.5 * 1 = 0.5; the Slice's
+// An NHWC graph (TensorFlow's layout): the conv reads the NHWC input of the NHWC -> NCHW Transpose
+// in front of it, and its reader behind the NCHW -> NHWC Transpose reads its NHWC output: both
+// Transposes go, no layout conversion is left.
+TEST(LayoutNhwcTest, NhwcGraphKeepsNoTransposePair) {
+  const std::string before = R"(graph g
+input x: float32[1, 4, 4, 2]
+const w: float32[3, 2, 1, 1] = [1, 0, 0, 1, 1, 1]
+node t: xc: float32[1, 2, 4, 4] = Transpose(x) {perm=[0, 3, 1, 2]}
+node conv: c: float32[1, 3, 4, 4] = Conv(xc, w)
+node back: y: float32[1, 4, 4, 3] = Transpose(c) {perm=[0, 2, 3, 1]}
+)";
+  const std::string after = R"(graph g
+input x: float32[1, 4, 4, 2]
+const w: float32[3, 2, 1, 1] = [1, 0, 0, 1, 1, 1]
+node conv/pack: conv/packed_weights: float32[?] = ConvWeightPack(w) {has_bias=0, has_z=0, kernel_shape=[1, 1], layout="NHWC", x_shape=[1, 4, 4, 2]}
+node conv: c/nhwc: float32[1, 4, 4, 3] = FusedConv(x, conv/packed_weights, _, _) {kernel_shape=[1, 1], layout="NHWC", out_channels=3, packed_weights=1}
+)";
+  LayoutNhwcStats stats;
+  EXPECT_EQ(Layout(before + "node r: z: float32[1, 4, 4, 3] = Neg(y)\noutput z\n", &stats),
+            after + "node r: z: float32[1, 4, 4, 3] = Neg(c/nhwc)\noutput z\n");
+  EXPECT_EQ(stats.convs, 1);
+  EXPECT_EQ(stats.transposes, 0);
+  // The NHWC result itself a graph output: an Identity keeps its name.
+  EXPECT_EQ(Layout(before + "output y\n", &stats),
+            after + "node back: y: float32[1, 4, 4, 3] = Identity(c/nhwc)\noutput y\n");
+}
 // channel axis 1 becomes 3.
 TEST(LayoutNhwcTest, BatchNormReluAsScaleShiftAndSliceAxes) {
   LayoutNhwcStats stats;
