@@ -11,6 +11,7 @@
 #include <vector>
 
 #ifdef GE_HAVE_DNNL
+#include "base/log.h"
 #include "ops/dnnl_common.h"
 #endif
 
@@ -117,7 +118,13 @@ bool BuildBlocks(const DnnlConvParams& p, uint32_t nb, const memory::desc& w_md,
                        plan->wino ? &w_md : nullptr)) {  // a row block reads the whole image's Winograd weights
       return false;
     }
-    if (pd.weights_desc() != w_md) return false;
+    if (pd.weights_desc() != w_md) {  // e.g. brgconv's 1x1 kernels choose their blocking by the rows
+      GELOGD("oneDNN conv {}x{}x{} -> {} k{}x{} s{}: row block {}/{} ({}) reads another weights layout", p.h, p.w, p.c,
+             p.m, p.kh, p.kw, p.sh, b, nb, pd.impl_info_str());
+      return false;
+    }
+    GELOGD("oneDNN conv {}x{}x{} -> {} k{}x{} s{}: row block {}/{}: {}", p.h, p.w, p.c, p.m, p.kh, p.kw, p.sh, b, nb,
+           pd.impl_info_str());
     blk.prim = dnnl::convolution_forward(pd);
     blk.x_md = pd.src_desc();
     blk.y_md = pd.dst_desc();
