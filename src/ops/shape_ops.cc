@@ -211,6 +211,10 @@ struct RangeTiling {
 
 bool ReadScalar(const gert::Tensor* t, double* v) {
   if (t == nullptr || t->GetAddr() == nullptr) return false;
+  if (t->GetDataType() == ge::DT_BOOL) {  // any nonzero byte is true (a single-op caller's bool may hold 190)
+    *v = *static_cast<const uint8_t*>(t->GetAddr()) != 0 ? 1.0 : 0.0;
+    return true;
+  }
   return GE_DISPATCH(AllTypes, t->GetDataType(),
                      *v = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
 }
@@ -222,7 +226,7 @@ bool RangeParams(const Ctx* ctx, RangeTiling* t) {
       !ReadScalar(ctx->GetInputTensor(2), &delta) || delta == 0)
     return false;
   const double n = std::ceil((limit - start) / delta);
-  if (!(n < 9.0e18)) return false;  // also NaN: no int64 count
+  if (!(n < 9.0e18)) return false;             // also NaN: no int64 count
   t->n = n > 0 ? static_cast<int64_t>(n) : 0;  // a negative count of any size is 0 (no UB cast)
   t->start = start;
   t->delta = delta;

@@ -139,6 +139,13 @@ HostTensor ScalarOf(DataType dt, double v) {
     case DT_DOUBLE: *t.mutable_data_as<double>() = v; break;
     case DT_INT32: *t.mutable_data_as<int32_t>() = static_cast<int32_t>(v); break;
     case DT_INT64: *t.mutable_data_as<int64_t>() = static_cast<int64_t>(v); break;
+    case DT_UINT8: *t.mutable_data_as<uint8_t>() = static_cast<uint8_t>(v); break;
+    case DT_INT8: *t.mutable_data_as<int8_t>() = static_cast<int8_t>(v); break;
+    case DT_INT16: *t.mutable_data_as<int16_t>() = static_cast<int16_t>(v); break;
+    case DT_UINT16: *t.mutable_data_as<uint16_t>() = static_cast<uint16_t>(v); break;
+    case DT_UINT32: *t.mutable_data_as<uint32_t>() = static_cast<uint32_t>(v); break;
+    case DT_UINT64: *t.mutable_data_as<uint64_t>() = static_cast<uint64_t>(v); break;
+    case DT_BOOL: *t.mutable_data_as<uint8_t>() = v != 0 ? 1 : 0; break;
     case DT_FLOAT16: {  // exact for the small integers used here (0, 1, 6)
       float f = static_cast<float>(v);
       uint32_t b;
@@ -150,7 +157,9 @@ HostTensor ScalarOf(DataType dt, double v) {
       *t.mutable_data_as<uint16_t>() = h;
       break;
     }
-    default: *t.mutable_data_as<float>() = static_cast<float>(v); break;
+    default:  // no other type holds a float: write one only where there are 4 bytes
+      if (t.NumBytes() == sizeof(float)) *t.mutable_data_as<float>() = static_cast<float>(v);
+      break;
   }
   return t;
 }

@@ -82,11 +82,18 @@ inline bool SaveNpy(const std::string& path, const HostArray& a) {
   return static_cast<bool>(f);
 }
 
-// A device copy of a host array and its aclTensor (contiguous, ND).
+// A device copy of a host array and its aclTensor (contiguous, ND); the tensor is destroyed
+// with it (the device memory goes with the device at exit).
 struct DeviceTensor {
   void* addr = nullptr;
   aclTensor* tensor = nullptr;
   HostArray host;
+  DeviceTensor() = default;
+  DeviceTensor(const DeviceTensor&) = delete;
+  DeviceTensor& operator=(const DeviceTensor&) = delete;
+  ~DeviceTensor() {
+    if (tensor != nullptr) aclDestroyTensor(tensor);
+  }
 };
 
 inline bool ToDevice(const HostArray& h, DeviceTensor* t) {

@@ -23,8 +23,11 @@ int main(int argc, char** argv)
     if (compat_app::RunPhase2(aclnnAddCustom, workspaceSize, executor, stream) != 0) return 1;
     CHECK_RET(compat_app::SaveOutput(argv[4], &z), "SaveOutput");
     aclDestroyTensor(x.tensor);
+    x.tensor = nullptr;
     aclDestroyTensor(y.tensor);
+    y.tensor = nullptr;
     aclDestroyTensor(z.tensor);
+    z.tensor = nullptr;
     aclrtDestroyStream(stream);
     return 0;
 }

@@ -42,7 +42,9 @@ static ge::graphStatus AttrMixTiling(gert::TilingContext* context)
     tiling.set_rowNum(cols == 0 ? 0 : static_cast<uint64_t>(x.GetShapeSize()) / cols);
     tiling.set_colNum(cols);
     tiling.set_scaleNum(static_cast<uint32_t>(scales->GetSize()));
-    tiling.set_scales(scales->GetData());
+    float scaleBuf[ATTR_MIX_MAX_LIST] = {0};  // set_scales copies the whole array
+    std::memcpy(scaleBuf, scales->GetData(), scales->GetSize() * sizeof(float));
+    tiling.set_scales(scaleBuf);
     tiling.set_shiftNum(static_cast<uint32_t>(shifts->GetSize()));
     int64_t shiftBuf[ATTR_MIX_MAX_LIST] = {0};
     std::memcpy(shiftBuf, shifts->GetData(), shifts->GetSize() * sizeof(int64_t));
