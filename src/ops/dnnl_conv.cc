@@ -97,8 +97,9 @@ struct DnnlConvPlan {
 namespace {
 
 // Splits one image's output rows into `nb` blocks; false if a block's primitive reads another
-// weights layout than the whole-image one (packing assumes one layout).
-bool BuildBlocks(const DnnlConvParams& p, uint32_t nb, const memory::desc& w_md, DnnlConvPlan* plan) {
+// weights layout than w_md (packing makes one layout). A dry run only checks that.
+bool BuildBlocks(const DnnlConvParams& p, uint32_t nb, const memory::desc& w_md, DnnlConvPlan* plan,
+                 bool dry_run = false) {
   plan->blocks.clear();
   nb = static_cast<uint32_t>(std::min<int64_t>(nb, p.oh));
   int64_t per = p.oh / nb, rem = p.oh % nb, begin = 0;
@@ -122,6 +123,10 @@ bool BuildBlocks(const DnnlConvParams& p, uint32_t nb, const memory::desc& w_md,
       GELOGD("oneDNN conv {}x{}x{} -> {} k{}x{} s{}: row block {}/{} ({}) reads another weights layout", p.h, p.w, p.c,
              p.m, p.kh, p.kw, p.sh, b, nb, pd.impl_info_str());
       return false;
+    }
+    if (dry_run) {  // only whether every block reads w_md
+      begin = end;
+      continue;
     }
     GELOGD("oneDNN conv {}x{}x{} -> {} k{}x{} s{}: row block {}/{}: {}", p.h, p.w, p.c, p.m, p.kh, p.kw, p.sh, b, nb,
            pd.impl_info_str());
@@ -152,34 +157,71 @@ bool BuildBlocks(const DnnlConvParams& p, uint32_t nb, const memory::desc& w_md,
   return true;
 }
 
+// Row blocks for a plan on up to max_blocks: blocks of at least ~1 MFLOP, so that the split pays
+// for its hand-off.
+uint32_t BlocksFor(const DnnlConvParams& p, uint32_t max_blocks) {
+  int64_t flops = 2 * p.m * p.oh * p.ow * (p.c / p.group) * p.kh * p.kw;
+  return static_cast<uint32_t>(std::clamp<int64_t>(flops / (1 << 20), 1, std::max<uint32_t>(max_blocks, 1)));
+}
+
+// Row blocks the packed layout is chosen for (two cores, two blocks each).
+constexpr uint32_t kLayoutBlocks = 4;
+
+// The packed weights layout of p, whatever the core count: the whole image's, unless no split
+// into 2..4 row blocks reads it and one whose blocks all choose another layout exists (brgconv's
+// 1x1 kernels choose their output-channel blocking by the rows they compute: resnet50's 14x14
+// and 28x28 1x1 convolutions ran on one core). Then that block layout.
+bool PackedLayout(const DnnlConvParams& p, memory::desc* layout) {
+  dnnl::convolution_forward::primitive_desc whole;
+  if (!MakePd(p, p.h, p.oh, p.pt, p.pb, &whole)) return false;
+  *layout = whole.weights_desc();
+  const uint32_t most = BlocksFor(p, kLayoutBlocks);
+  DnnlConvPlan trial;
+  for (uint32_t nb = most; nb > 1; --nb)
+    if (BuildBlocks(p, nb, *layout, &trial, true)) return true;
+  for (uint32_t nb = most; nb > 1 && nb <= p.oh; --nb) {
+    // Block 0's own layout (the first block has the most rows: per + 1 when oh % nb != 0).
+    const int64_t rows = p.oh / nb + (p.oh % nb ? 1 : 0), keff = (p.kh - 1) * p.dh + 1;
+    const int64_t first = -p.pt, last = (rows - 1) * p.sh - p.pt + keff;
+    const int64_t ih1 = std::min<int64_t>(p.h, last);
+    dnnl::convolution_forward::primitive_desc pd;
+    if (ih1 <= 0 || !MakePd(p, ih1, rows, -first, last - ih1, &pd)) continue;
+    if (BuildBlocks(p, nb, pd.weights_desc(), &trial, true)) {
+      *layout = pd.weights_desc();
+      return true;
+    }
+  }
+  return true;
+}
+
 std::unique_ptr<DnnlConvPlan> BuildPlan(const DnnlConvParams& p, uint32_t max_blocks) {
   // Primitives plan their thread count when they are created: create them single-threaded too,
   // or each execution starts an OpenMP team whose threads spin beside the device's cores.
   ThreadStream();
   dnnl::convolution_forward::primitive_desc whole;
   auto plan = std::make_unique<DnnlConvPlan>();
-  plan->wino = WinogradCandidate(p) && MakePd(p, p.h, p.oh, p.pt, p.pb, &whole, true);
-  if (!plan->wino && !MakePd(p, p.h, p.oh, p.pt, p.pb, &whole)) return nullptr;
-  plan->w_md = whole.weights_desc();
   plan->b_md = memory::desc({p.m}, memory::data_type::f32, tag::x);
   plan->x_image = p.h * p.w * p.c;
   plan->y_image = p.oh * p.ow * p.m;
-  // Blocks of at least ~1 MFLOP, so that the split pays for its hand-off.
-  int64_t flops = 2 * p.m * p.oh * p.ow * (p.c / p.group) * p.kh * p.kw;
-  uint32_t nb = static_cast<uint32_t>(std::clamp<int64_t>(flops / (1 << 20), 1, std::max<uint32_t>(max_blocks, 1)));
+  uint32_t nb = BlocksFor(p, max_blocks);
+  plan->wino = WinogradCandidate(p) && MakePd(p, p.h, p.oh, p.pt, p.pb, &whole, true);
+  if (plan->wino) {
+    plan->w_md = whole.weights_desc();
+    for (; nb > 1; --nb)
+      if (BuildBlocks(p, nb, plan->w_md, plan.get())) return plan;
+    if (BuildBlocks(p, 1, plan->w_md, plan.get())) return plan;
+    plan->wino = false;  // no Winograd block layout that matches: the direct convolution
+    nb = BlocksFor(p, max_blocks);
+  }
+  if (!PackedLayout(p, &plan->w_md)) return nullptr;
   for (; nb > 1; --nb)
     if (BuildBlocks(p, nb, plan->w_md, plan.get())) return plan;
   if (BuildBlocks(p, 1, plan->w_md, plan.get())) return plan;
-  if (!plan->wino) return nullptr;
-  // No Winograd block layout that matches: the direct convolution.
-  plan->wino = false;
-  if (!MakePd(p, p.h, p.oh, p.pt, p.pb, &whole)) return nullptr;
-  plan->w_md = whole.weights_desc();
-  nb = static_cast<uint32_t>(std::clamp<int64_t>(flops / (1 << 20), 1, std::max<uint32_t>(max_blocks, 1)));
-  for (; nb > 1; --nb)
+  // A block layout the whole image does not choose: run the blocks it was chosen for, one
+  // after another on fewer cores.
+  for (nb = 2; nb <= BlocksFor(p, kLayoutBlocks); ++nb)
     if (BuildBlocks(p, nb, plan->w_md, plan.get())) return plan;
-  if (!BuildBlocks(p, 1, plan->w_md, plan.get())) return nullptr;
-  return plan;
+  return nullptr;
 }
 
 std::mutex g_mu;
