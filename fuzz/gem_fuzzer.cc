@@ -13,12 +13,18 @@
 #include <string>
 #include <vector>
 
+#include "acl/acl_rt.h"
 #include "compiler/gem_file.h"
 #include "ge/model.h"
+#include "runtime/device_init.h"
 
 extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   setenv("GE_LOG_LEVEL", "off", 0);
   setenv("GE_HOST_MEMORY_LIMIT", "1073741824", 0);
+  // Device memory too (a mutated shape asked for 6 GiB): GE's out-of-memory error, well below
+  // libFuzzer's malloc limit.
+  uint32_t cores = 0;
+  if (ge::EnsureDevice(&cores).ok()) aclrtSetDeviceMemLimit(size_t{1} << 30);
   return 0;
 }
 
