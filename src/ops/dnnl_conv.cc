@@ -179,7 +179,7 @@ bool PackedLayout(const DnnlConvParams& p, memory::desc* layout) {
   DnnlConvPlan trial;
   for (uint32_t nb = most; nb > 1; --nb)
     if (BuildBlocks(p, nb, *layout, &trial, true)) return true;
-  for (uint32_t nb = most; nb > 1 && nb <= p.oh; --nb) {
+  for (uint32_t nb = static_cast<uint32_t>(std::min<int64_t>(most, p.oh)); nb > 1; --nb) {
     // Block 0's own layout (the first block has the most rows: per + 1 when oh % nb != 0).
     const int64_t rows = p.oh / nb + (p.oh % nb ? 1 : 0), keff = (p.kh - 1) * p.dh + 1;
     const int64_t first = -p.pt, last = (rows - 1) * p.sh - p.pt + keff;

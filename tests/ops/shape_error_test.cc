@@ -37,6 +37,32 @@ TEST(ShapeErrors, Conv) {
   EXPECT_MESSAGE(msg, "expected X channels = W dim 1 (2) * group (1), got X [1, 3, 4, 4]");
 }
 
+// Clip reads min and max as one element of X's type: another type or size is an error naming the
+// node and the bound, at compile time (sink) or when the node runs (host), never a read of the
+// bound's bytes as X's type.
+TEST(ShapeErrors, ClipBoundsOfAnotherTypeOrSize) {
+  const HostTensor x = F32({3}, {-3, 0.5f, 7});
+  const HostTensor int8_min = Tensor<int8_t>(DT_INT8, {}, {1});
+  const HostTensor two_max = F32({2}, {2, 9});
+  const std::vector<std::pair<OneNode, std::string>> cases = {
+      {OneNode{"Clip", {x, int8_min}, {}, {3}},
+       "input 'min' must be one element of the input's type float32, got int8 []"},
+      {OneNode{"Clip", {x, F32({}, {-1}), two_max}, {}, {3}},
+       "input 'max' must be one element of the input's type float32, got float32 [2]"}};
+  for (const auto& [node, want] : cases)
+    for (const char* mode : {"sink", "host"}) {
+      Status st;
+      auto m = Build(node, mode, &st);
+      if (st.ok()) {
+        std::vector<HostTensor> out;
+        st = m->Run(node.inputs, &out);
+      }
+      ASSERT_FALSE(st.ok()) << mode;
+      EXPECT_MESSAGE(st.message(), "node 'n' (Clip)");
+      EXPECT_MESSAGE(st.message(), want);
+    }
+}
+
 TEST(ShapeErrors, MatMulAndGemm) {
   std::string msg = CompileError("MatMul", {Zeros({2, 3}), Zeros({4, 5})});
   EXPECT_MESSAGE(msg, "inner dims differ: A [2, 3] has K = 3, B [4, 5] has K = 4");
