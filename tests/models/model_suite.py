@@ -22,11 +22,14 @@ import numpy as np
 SEED = 0
 CNNS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_0", "shufflenet_v2_x1_0",
         "efficientnet_b0", "densenet121", "vit_b_16"]
-SMALL = ["mobilenet_v3_small", "squeezenet1_0", "mobilenet_v3_small_dynbatch"]
+# resnet_tail: ResNet's last stages alone (a 256-channel block at 14x14, a 512-channel one at
+# 7x7) on a 256x14x14 input: the convolutions that run in output-channel blocks (ops/dnnl_conv.cc).
+SMALL = ["mobilenet_v3_small", "squeezenet1_0", "mobilenet_v3_small_dynbatch", "resnet_tail", "resnet_tail_dynbatch"]
 
 
 def all_models():
-    return CNNS + [m + "_dynbatch" for m in CNNS] + ["encoder", "encoder_dynseq"]
+    return (CNNS + [m + "_dynbatch" for m in CNNS] + ["resnet_tail", "resnet_tail_dynbatch"] +
+            ["encoder", "encoder_dynseq"])
 
 
 def condition(model, in_shape):
@@ -61,13 +64,22 @@ def build(name):
     torch.manual_seed(SEED)
     g = torch.Generator().manual_seed(1234)
     base = name.replace("_dynbatch", "")
-    if base in CNNS:
+    if base in CNNS or base == "resnet_tail":
         import torchvision.models as tvm
-        model = condition(getattr(tvm, base)(weights=None), (1, 3, 224, 224))
-        xs = [torch.randn(1, 3, 224, 224, generator=g)]
+        in_shape = (1, 3, 224, 224)
+        if base == "resnet_tail":
+            from torchvision.models.resnet import BasicBlock
+            in_shape = (1, 256, 14, 14)
+            down = nn.Sequential(nn.Conv2d(256, 512, 1, 2, bias=False), nn.BatchNorm2d(512))
+            net = nn.Sequential(BasicBlock(256, 256), BasicBlock(256, 512, 2, down), nn.AdaptiveAvgPool2d(1),
+                                nn.Flatten(), nn.Linear(512, 10))
+        else:
+            net = getattr(tvm, base)(weights=None)
+        model = condition(net, in_shape)
+        xs = [torch.randn(*in_shape, generator=g)]
         dyn = None
         if name.endswith("_dynbatch"):
-            xs.append(torch.randn(2, 3, 224, 224, generator=g))
+            xs.append(torch.randn(2, *in_shape[1:], generator=g))
             dyn = {"input": {0: "N"}, "output": {0: "N"}}
         return model, xs, "input", "output", dyn
 
