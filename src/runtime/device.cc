@@ -30,7 +30,7 @@ uint64_t EnvU64(const char* name, uint64_t fallback) {
 }  // namespace
 
 int64_t SpinMicros() {
-  static const int64_t us = static_cast<int64_t>(EnvU64("GE_DEVICE_SPIN_US", 50));
+  static const int64_t us = static_cast<int64_t>(EnvU64("GE_DEVICE_SPIN_US", 300));
   return us;
 }
 
