@@ -2,6 +2,7 @@
 //  [--outputs FILE.npz] [--profile TRACE.json] [--mode M] [--input-shape NAME=D0,D1,...]
 //  [-O0|-O1|-O2] [--dump-graph FILE] [--timeout SECONDS]`: loads, compiles, runs once, prints
 // each output's name, shape, dtype and checksum, and the compile and run times.
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -19,15 +20,18 @@ namespace ge::tool {
 
 namespace {
 
-// --timeout: a watchdog over the whole command. A run cannot be interrupted between kernels
-// yet, so past the limit the process reports and exits (124, as timeout(1)).
+// --timeout: the run gets what is left of the limit as RunOptions::timeout_s (it stops before
+// the next host-scheduled node or Loop/Scan iteration past it: exit 124, as timeout(1)); a
+// watchdog over the whole command (loading and compiling too, and a kernel that does not end)
+// exits 124 a little later.
 class Watchdog {
  public:
   explicit Watchdog(double seconds) {
     if (seconds <= 0) return;
     thread_ = std::thread([this, seconds] {
       std::unique_lock<std::mutex> lk(mu_);
-      if (!cv_.wait_for(lk, std::chrono::duration<double>(seconds), [this] { return done_; })) {
+      // A second past the run's own limit: the run normally stops first, with its error.
+      if (!cv_.wait_for(lk, std::chrono::duration<double>(seconds + 1.0), [this] { return done_; })) {
         fmt::print(stderr, "error: timed out after {:g} s (--timeout); the run was abandoned\n", seconds);
         std::fflush(stderr);
         std::_Exit(124);
@@ -86,9 +90,18 @@ int RunCommand(const RunArgs& args) {
   if (st.ok() && !args.outputs.empty() && args.outputs.size() != model->outputs().size())
     st = InvalidArgument("--output given {} time(s), the model has {} output(s)", args.outputs.size(),
                          model->outputs().size());
-  if (st.ok()) st = model->Run(inputs, &outputs);
+  if (st.ok()) {
+    RunOptions run_options;
+    if (args.timeout_s > 0)
+      run_options.timeout_s = std::max(1e-3, args.timeout_s - std::chrono::duration<double>(Clock::now() - t0).count());
+    st = model->Run(inputs, &outputs, run_options);
+  }
   auto t2 = Clock::now();
   if (st.ok() && !args.profile.empty()) st = StopProfiling(args.profile);
+  if (st.code() == Status::kDeadlineExceeded) {
+    fmt::print(stderr, "error: timed out after {:g} s (--timeout): {}\n", args.timeout_s, st.message());
+    return 124;
+  }
   if (!st.ok()) {
     fmt::print(stderr, "error: {}\n", st.message());
     return 1;

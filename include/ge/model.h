@@ -5,6 +5,7 @@
 #ifndef GE_INCLUDE_GE_MODEL_H_
 #define GE_INCLUDE_GE_MODEL_H_
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -44,6 +45,15 @@ struct ModelOptions {
   std::vector<std::string> output_nodes;
 };
 
+// Limits on one run (Model::Run's third argument). Once either applies, a run stops before the
+// next node of a host-scheduled segment or control-flow body, or the next iteration of a Loop or
+// Scan, and returns kDeadlineExceeded or kCancelled; a sink segment (a fixed task list, which
+// always ends) is checked before it starts. Nothing is checked when both are unset.
+struct RunOptions {
+  double timeout_s = 0;                       // seconds the run may take; 0: no limit
+  const std::atomic<bool>* cancel = nullptr;  // set to true from any thread to stop the run
+};
+
 // Run and RunWithDeviceBuffers are safe from any number of threads: one run at a time uses the
 // executors built by Load (the fast path, no allocation); a run that finds them busy takes an idle
 // copy of the per-run state from a small pool, made on first need (sink segments share their
@@ -65,6 +75,7 @@ class Model {
   // compilation (mode, optimizer level, input shapes, streams) are the file's.
   static Status CompileToFile(const std::string& model_path, const ModelOptions& options, const std::string& out_path);
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
+  Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs, const RunOptions& run_options);
   // Runs on the caller's device buffers (aclrtMalloc), one per graph input and output, each at
   // least the tensor's bytes; inputs and outputs must have static shapes. A model that is one
   // sink segment reads and writes them in place (zero copy); otherwise the tensors are copied.

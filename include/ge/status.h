@@ -13,7 +13,17 @@ namespace ge {
 
 class Status {
  public:
-  enum Code { kOk = 0, kInvalidArgument, kNotFound, kUnsupported, kOutOfMemory, kInternal, kFailedPrecondition };
+  enum Code {
+    kOk = 0,
+    kInvalidArgument,
+    kNotFound,
+    kUnsupported,
+    kOutOfMemory,
+    kInternal,
+    kFailedPrecondition,
+    kCancelled,         // the caller cancelled the run (RunOptions::cancel)
+    kDeadlineExceeded,  // the run passed its time limit (RunOptions::timeout_s)
+  };
 
   Status() = default;
   Status(Code code, std::string message) : code_(code), message_(std::move(message)) {}

@@ -3,12 +3,14 @@
 #include "base/host_memory.h"
 #include "base/trace.h"
 
+#include <chrono>
 #include <cstring>
 
 #include "compiler/compile.h"
 #include "compiler/gem_file.h"
 #include "executor/compiled_model.h"
 #include "executor/input_check.h"
+#include "executor/run_control.h"
 #include "executor/sink_executor.h"
 #include "graph/graph_text.h"
 #include "parser/onnx/onnx_parser.h"
@@ -406,6 +408,22 @@ Status Model::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>
       NoThrow([&] { return WithInstance([&](CompiledModel* compiled) { return compiled->Run(inputs, outputs); }); });
   if (!st.ok() && !source_.empty()) st.Prepend(source_ + ": ");
   return st;
+}
+
+Status Model::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs,
+                  const RunOptions& run_options) {
+  if (!(run_options.timeout_s >= 0) || run_options.timeout_s > 1e9)  // also NaN
+    return InvalidArgument("{}RunOptions::timeout_s {:g}: expected seconds in [0, 1e9] (0: no limit)",
+                           source_.empty() ? "" : source_ + ": ", run_options.timeout_s);
+  RunControl control;
+  control.cancel = run_options.cancel;
+  control.timeout_s = run_options.timeout_s;
+  if (run_options.timeout_s > 0)
+    control.deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                               std::chrono::duration<double>(run_options.timeout_s));
+  ScopedRunControl scoped(run_options.timeout_s > 0 || run_options.cancel != nullptr ? &control : nullptr);
+  return Run(inputs, outputs);
 }
 
 Status Model::RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs) {

@@ -1,5 +1,6 @@
 // Segments in order; a single segment that spans the graph runs without the value table.
 #include "executor/compiled_model.h"
+#include "executor/run_control.h"
 
 #include "executor/host_executor.h"
 #include "executor/input_check.h"
@@ -47,7 +48,10 @@ Status CompiledModel::Run(const std::vector<HostTensor>& inputs, std::vector<Hos
   const Graph& graph = *compiled_->graph;
   const auto& gin = graph.inputs();
   GE_RETURN_IF_ERROR(CheckGraphInputs(graph, inputs));
-  if (compiled_->whole_graph) return sinks_[0] ? sinks_[0]->Run(inputs, outputs) : hosts_[0]->Run(inputs, outputs);
+  if (compiled_->whole_graph) {
+    if (sinks_[0]) GE_RETURN_IF_ERROR(CheckRunControl([] { return "the sink segment"; }));
+    return sinks_[0] ? sinks_[0]->Run(inputs, outputs) : hosts_[0]->Run(inputs, outputs);
+  }
   env_.assign(graph.num_values(), HostTensor());
   for (size_t i = 0; i < gin.size(); ++i) env_[gin[i]] = inputs[i];
   std::vector<HostTensor> seg_in, seg_out;
@@ -55,6 +59,7 @@ Status CompiledModel::Run(const std::vector<HostTensor>& inputs, std::vector<Hos
     const CompiledSegment& s = compiled_->segments[k];
     seg_in.clear();
     for (ValueId v : s.inputs) seg_in.push_back(env_[v]);
+    if (sinks_[k]) GE_RETURN_IF_ERROR(CheckRunControl([k] { return fmt::format("sink segment {}", k); }));
     Status st = sinks_[k] ? sinks_[k]->Run(seg_in, &seg_out) : hosts_[k]->Run(seg_in, &seg_out);
     if (!st.ok()) return st;
     for (size_t o = 0; o < s.outputs.size(); ++o) env_[s.outputs[o]] = std::move(seg_out[o]);

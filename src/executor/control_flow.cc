@@ -8,6 +8,7 @@
 
 #include "executor/device_tensor.h"
 #include "executor/host_op_util.h"
+#include "executor/run_control.h"
 #include "register/op_impl_registry.h"
 
 namespace ge {
@@ -54,6 +55,8 @@ graphStatus LoopExecute(gert::OpExecuteContext* ctx) {
   size_t k = node.outputs.size() - n;
   std::vector<std::vector<HostTensor>> scans(k);
   for (int64_t it = 0; it < max_iter && cond; ++it) {
+    if (Status st = CheckRunControl([&] { return fmt::format("{} iteration {}", NodeLabel(node), it); }); !st.ok())
+      return Fail(ctx, st);
     std::vector<HostTensor> formal = {Scalar(DT_INT64, it), Scalar(DT_BOOL, cond)};
     formal.insert(formal.end(), carried.begin(), carried.end());
     std::vector<HostTensor> outs;
@@ -123,6 +126,8 @@ graphStatus ScanExecute(gert::OpExecuteContext* ctx) {
   }
   std::vector<std::vector<HostTensor>> scans(k);
   for (int64_t t = 0; t < len; ++t) {
+    if (Status st = CheckRunControl([&] { return fmt::format("{} iteration {}", NodeLabel(node), t); }); !st.ok())
+      return Fail(ctx, st);
     std::vector<HostTensor> formal = state;
     for (size_t j = 0; j < m; ++j) {
       int64_t idx = ListAt(node, "scan_input_directions", j, 0) ? len - 1 - t : t;

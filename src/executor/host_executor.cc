@@ -1,5 +1,6 @@
 // Host scheduling: per node infer -> tiling -> alloc -> launch -> free.
 #include "executor/host_executor.h"
+#include "executor/run_control.h"
 
 #include <chrono>
 #include <cstring>
@@ -118,7 +119,8 @@ Status HostExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<Host
   }
   Status st;
   for (auto& step : steps_) {
-    st = RunStep(*step);
+    st = CheckRunControl([&] { return step->label; });
+    if (st.ok()) st = RunStep(*step);
     if (!st.ok()) break;
   }
   if (aclError ret = aclrtSynchronizeStream(stream_); ret != ACL_SUCCESS && st.ok())
@@ -246,6 +248,9 @@ Status HostExecutor::LaunchOrExecute(Step& step, std::vector<void*>& workspaces)
     rt::ScopedLaunchName name(step.label.c_str());  // names the kernels the single-op API launches
     if (impl->op_execute_func(&ctx) != GRAPH_SUCCESS) {
       std::string why = RecentErrMsg();
+      // A control-flow body stopped by the run's time limit or cancellation keeps that code.
+      if (Status c = CheckRunControl([&] { return step.label; }); !c.ok())
+        return Status(c.code(), why.empty() ? c.message() : why);
       return Internal("{}: op execute failed for inputs ({}){}{}", NodeLabel(node), call.DescribeInputs(),
                       why.empty() ? "" : ": ", why);
     }

@@ -133,7 +133,8 @@ def check(ge, d, mode, k, extra, offline=False):
     offline: the model is compiled to a .gem first (`ge compile`, same mode and shapes), the .gem
     is run, and its outputs must be identical (bit for bit) to running the .onnx."""
     iname = open(os.path.join(d, "input_name")).read().strip()
-    out = os.path.join(d, f"ge_{mode}_{k}.npy")
+    # Per process: ctest runs the -O0, offline and default suites at once on the same cache.
+    out = os.path.join(d, f"ge_{mode}_{k}_{os.getpid()}.npy")
     x = os.path.join(d, f"input_{k}.npy")
     run_mode = "auto" if mode == "specialized" else mode
     cmd = [ge, "run", os.path.join(d, "model.onnx"), "--input", f"{iname}={x}", "--output", out,
@@ -143,7 +144,7 @@ def check(ge, d, mode, k, extra, offline=False):
         shape_args = ["--input-shape", f"{iname}=" + ",".join(str(n) for n in np.load(x).shape)]
     cmd += shape_args
     if offline:
-        gem = os.path.join(d, f"model_{mode}_{k}.gem")
+        gem = os.path.join(d, f"model_{mode}_{k}_{os.getpid()}.gem")
         c = subprocess.run([ge, "compile", os.path.join(d, "model.onnx"), "-o", gem, "--mode", run_mode] +
                            shape_args + extra, capture_output=True, text=True)
         if c.returncode != 0:
@@ -158,6 +159,9 @@ def check(ge, d, mode, k, extra, offline=False):
         return False, f"ge failed ({p.returncode}): {(p.stdout + p.stderr).strip()[-600:]}"
     ref = np.load(os.path.join(d, f"output_{k}.npy"))
     got = np.load(out)
+    os.remove(out)
+    if offline:
+        os.remove(gem)
     if got.shape != ref.shape:
         return False, f"shape {got.shape}, expected {ref.shape}"
     if offline and (got.dtype != online_out.dtype or got.tobytes() != online_out.tobytes()):
