@@ -158,10 +158,7 @@ aclTensor* MakeTensor(Bytes& in, Arena& arena, int fixed_rank = -1) {
     const uint8_t* src = in.Rest(&n);
     std::vector<uint8_t> host(bytes);
     for (size_t i = 0; i < bytes; ++i) host[i] = n ? src[i % n] : 0;
-    // Bool tensors hold 0 or 1: kernels read them as C++ bool (bytes other than 0/1 from a
-    // caller are a known open class, see fuzz/README.md; Where already takes any nonzero byte).
-    if (dt == ACL_BOOL)
-      for (auto& b : host) b &= 1;
+    // Bool tensors get any byte: the API copies them as 0 / 1 before a kernel reads them.
     if (bytes) aclrtMemcpy(data, bytes, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
   }
   aclTensor* t = aclCreateTensor(dims.data(), dims.size(), dt, strides.empty() ? nullptr : strides.data(), offset,

@@ -74,11 +74,13 @@ class Model {
   // recognises a .gem by its first bytes and loads it without compiling; the options that shape
   // compilation (mode, optimizer level, input shapes, streams) are the file's.
   static Status CompileToFile(const std::string& model_path, const ModelOptions& options, const std::string& out_path);
+  // Bool inputs may hold any byte (nonzero is true): they are copied in as 0 / 1.
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs);
   Status Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs, const RunOptions& run_options);
   // Runs on the caller's device buffers (aclrtMalloc), one per graph input and output, each at
   // least the tensor's bytes; inputs and outputs must have static shapes. A model that is one
-  // sink segment reads and writes them in place (zero copy); otherwise the tensors are copied.
+  // sink segment reads and writes them in place (zero copy: bool inputs must hold 0 or 1);
+  // otherwise the tensors are copied.
   Status RunWithDeviceBuffers(const std::vector<DeviceBuffer>& inputs, const std::vector<DeviceBuffer>& outputs);
   // Per-node timing of the runs that follow (on the model's primary executors, so profile from
   // one thread): each node's device time. A sink segment must have one model stream (load with

@@ -116,6 +116,7 @@ Status HostExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<Host
     s.device_owned = true;
     const size_t n = std::min(inputs[i].NumBytes(), s.tensor.GetSize());
     if (n > 0) std::memcpy(s.tensor.GetAddr(), inputs[i].data(), n);  // an empty input has no bytes (data() null)
+    if (n > 0 && inputs[i].dtype() == DT_BOOL) NormalizeBoolBytes(s.tensor.GetAddr(), n);
   }
   Status st;
   for (auto& step : steps_) {

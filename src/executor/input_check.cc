@@ -11,8 +11,8 @@ Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& input
     const Value& decl = graph.value(gin[i]);
     const HostTensor& t = inputs[i];
     if (t.shape().GetDimNum() > gert::Shape::kMaxDimNum)
-      return InvalidArgument("input '{}': rank {} is above the most GE supports ({})", decl.name,
-                             t.shape().GetDimNum(), gert::Shape::kMaxDimNum);
+      return InvalidArgument("input '{}': rank {} is above the most GE supports ({})", decl.name, t.shape().GetDimNum(),
+                             gert::Shape::kMaxDimNum);
     bool ok = decl.desc.dtype == DT_UNDEFINED || t.dtype() == decl.desc.dtype;
     const Shape& ds = decl.desc.shape;
     if (ok && !ds.IsUnknownRank()) {
@@ -42,6 +42,11 @@ Status CheckDeviceBuffer(const char* role, const std::string& name, const Tensor
   if (buffer.size >= bytes && (bytes == 0 || buffer.data != nullptr)) return Status::Ok();
   return InvalidArgument("{} '{}': expected a device buffer of {} bytes ({}), got {} bytes at {}", role, name, bytes,
                          desc.ToString(), buffer.size, buffer.data);
+}
+
+void NormalizeBoolBytes(void* data, size_t n) {
+  auto* b = static_cast<uint8_t*>(data);
+  for (size_t i = 0; i < n; ++i) b[i] = b[i] != 0;
 }
 
 }  // namespace ge

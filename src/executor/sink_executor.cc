@@ -367,9 +367,11 @@ Status SinkExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<Host
   GE_RETURN_IF_ERROR(CheckGraphInputs(*graph_, inputs));
   GE_RETURN_IF_ERROR(BindArena());  // after a zero-copy run
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i].NumBytes() > 0)
+    if (inputs[i].NumBytes() > 0) {
       aclrtMemcpy(arena_ + program_->input_offsets[i], inputs[i].NumBytes(), inputs[i].data(), inputs[i].NumBytes(),
                   ACL_MEMCPY_HOST_TO_DEVICE);
+      if (inputs[i].dtype() == DT_BOOL) NormalizeBoolBytes(arena_ + program_->input_offsets[i], inputs[i].NumBytes());
+    }
   }
   if (aclError ret = aclmdlRIExecute(model_, -1); ret != ACL_SUCCESS)
     return DeviceError(ret, "device model execution failed");

@@ -24,15 +24,19 @@ uint32_t Blocks(int64_t work, int64_t per_block) { return kernels::BlocksFor(wor
 Status MakeContiguous(aclOpExecutor* ex, const char* api, const char* name, const aclTensor* t, Operand* out) {
   if (t == nullptr) return InvalidArgument("{}: {} is null", api, name);
   if (t->data == nullptr && t->Numel() > 0) return InvalidArgument("{}: {} has no data (null address)", api, name);
-  if (t->IsContiguous()) {
+  // A bool input is copied as 0 / 1 whatever its bytes: kernels read it as C++ bool, for which
+  // any other byte is undefined behaviour.
+  const bool to_bool = t->dtype == ge::DT_BOOL && t->Numel() > 0;
+  if (t->IsContiguous() && !to_bool) {
     out->desc = t->AsGert();
     out->ref = ArgRef::Addr(t->Addr());
     return Status::Ok();
   }
   if (t->view_dims.size() > static_cast<size_t>(kMaxKernelRank))
-    return InvalidArgument("{}: {} is a non-contiguous view of rank {}, at most {} supported", api, name,
-                           t->view_dims.size(), kMaxKernelRank);
+    return InvalidArgument("{}: {} is a {} of rank {}, at most {} supported", api, name,
+                           to_bool ? "bool tensor" : "non-contiguous view", t->view_dims.size(), kMaxKernelRank);
   CopyTiling c{};
+  c.to_bool = to_bool;
   c.elem_size = static_cast<int32_t>(t->ElemSize());
   c.rank = static_cast<int32_t>(t->view_dims.size());
   c.numel = t->Numel();
@@ -45,7 +49,7 @@ Status MakeContiguous(aclOpExecutor* ex, const char* api, const char* name, cons
   out->ref = ex->AllocWorkspace(static_cast<uint64_t>(c.numel) * c.elem_size);
   out->desc = t->AsGert();
   out->desc.SetAddr(nullptr);  // data exists only in phase 2
-  ex->AddKernel(fmt::format("pack({})", name), CopyKernel, Blocks(c.numel, 1 << 16), c,
+  ex->AddKernel(fmt::format("{}({})", to_bool ? "to_bool" : "pack", name), CopyKernel, Blocks(c.numel, 1 << 16), c,
                 {ArgRef::Addr(t->Addr()), out->ref});
   return Status::Ok();
 }

@@ -31,6 +31,12 @@ void CopyKernel(const aclrtKernelArgs* args) {
   int64_t strides[2][kernels::kMaxRank];  // the source's and the destination's
   std::memcpy(strides[0], t.src_strides, sizeof(t.src_strides));
   std::memcpy(strides[1], t.dst_strides, sizeof(t.dst_strides));
+  if (t.to_bool) {
+    kernels::ForEachBroadcast<2>(t.rank, t.dims, strides, b, e, [&](int64_t, const int64_t* offs) {
+      dst[offs[1]] = static_cast<char>(src[offs[0]] != 0);
+    });
+    return;
+  }
   kernels::ForEachBroadcast<2>(t.rank, t.dims, strides, b, e, [&](int64_t, const int64_t* offs) {
     std::memcpy(dst + offs[1] * es, src + offs[0] * es, es);
   });
@@ -44,7 +50,8 @@ void ScaleKernel(const aclrtKernelArgs* args) {
     using T = TypeOf<decltype(tag)>;
     const T* x = static_cast<const T*>(args->addrs[0]);
     T* y = static_cast<T*>(args->addrs[1]);
-    for (int64_t i = b; i < e; ++i) y[i] = FromDouble<T>(x[i] * t.alpha);  // defined out of range (base/defined_arith.h)
+    for (int64_t i = b; i < e; ++i)
+      y[i] = FromDouble<T>(x[i] * t.alpha);  // defined out of range (base/defined_arith.h)
   });
 }
 

@@ -16,6 +16,7 @@ constexpr int kMaxKernelRank = 8;
 struct CopyTiling {
   int32_t elem_size;
   int32_t rank;
+  int32_t to_bool;  // 1: bytes to 0 / 1 (a caller's bool tensor may hold any byte; kernels read C++ bool)
   int64_t numel;
   int64_t dims[kMaxKernelRank];
   int64_t src_strides[kMaxKernelRank];

@@ -4,6 +4,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 
 #include "ge/model.h"
@@ -184,6 +185,57 @@ TEST(BadModel, InputDtypeNotInOpDef) {
       std::string::npos)
       << st.message();
 }
+
+// A bool input's bytes other than 0 and 1 (a HostTensor filled by the caller) count as true:
+// the runs copy bool inputs in as 0 / 1, since kernels read C++ bool. y = Not(x) and z = Cast(x).
+class BoolInputBytes : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(BoolInputBytes, AnyNonzeroByteIsTrue) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  auto* g = m.mutable_graph();
+  g->set_name("not");
+  auto info = [](onnx::ValueInfoProto* v, const char* name, int elem) {
+    v->set_name(name);
+    auto* tt = v->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(elem);
+    tt->mutable_shape()->add_dim()->set_dim_value(4);
+  };
+  info(g->add_input(), "x", onnx::TensorProto::BOOL);
+  info(g->add_output(), "y", onnx::TensorProto::BOOL);
+  info(g->add_output(), "z", onnx::TensorProto::FLOAT);
+  auto* n = g->add_node();
+  n->set_op_type("Not");
+  n->add_input("x");
+  n->add_output("y");
+  auto* c = g->add_node();
+  c->set_op_type("Cast");
+  c->add_input("x");
+  c->add_output("z");
+  auto* to = c->add_attribute();
+  to->set_name("to");
+  to->set_type(onnx::AttributeProto::INT);
+  to->set_i(onnx::TensorProto::FLOAT);
+  const std::string bytes = m.SerializeAsString();
+  ModelOptions options;
+  options.mode = GetParam();
+  std::unique_ptr<Model> model;
+  ASSERT_TRUE(Model::LoadFromMemory(bytes.data(), bytes.size(), options, &model).ok());
+  HostTensor x(DT_BOOL, Shape({4}));
+  const uint8_t in[4] = {2, 0, 255, 1};
+  std::memcpy(x.mutable_data(), in, 4);
+  std::vector<HostTensor> out;
+  Status st = model->Run({x}, &out);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_EQ(out.size(), 2u);
+  const auto* y = static_cast<const uint8_t*>(out[0].data());
+  EXPECT_EQ(std::vector<uint8_t>(y, y + 4), (std::vector<uint8_t>{0, 1, 0, 0}));
+  const auto* z = out[1].data_as<float>();
+  EXPECT_EQ(std::vector<float>(z, z + 4), (std::vector<float>{1, 0, 1, 1}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, BoolInputBytes, ::testing::Values("sink", "host"));
 
 }  // namespace
 }  // namespace ge

@@ -233,6 +233,46 @@ TEST(AclnnGeneric, WhereTakesAnyNonzeroConditionByteAsTrue) {
   for (aclTensor* t : {tc, tx, tz, ty}) aclDestroyTensor(t);
 }
 
+// A caller's bool tensor may hold any byte; kernels read bools as C++ bool, for which a byte
+// other than 0 or 1 is undefined behaviour (fuzz/README.md's former "known open" class). The API
+// copies bool inputs as 0 / 1 first: any nonzero byte is true, contiguous or not.
+TEST(AclnnGeneric, BoolInputsWithAnyNonzeroByteAreTrue) {
+  uint32_t cores = 0;
+  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::DeviceBuffer<uint8_t> a(std::vector<uint8_t>{2, 0, 255, 1}), ones(std::vector<uint8_t>{1, 1, 1, 1});
+  ge::testing::DeviceBuffer<uint8_t> not_out(4), and_out(4), strided_out(2);
+  const int64_t dims[1] = {4}, two[1] = {2}, stride2[1] = {2};
+  auto make = [](const int64_t* d, const int64_t* strides, void* data) {
+    const int64_t storage[1] = {4};
+    return aclCreateTensor(d, 1, ACL_BOOL, strides, 0, ACL_FORMAT_ND, storage, 1, data);
+  };
+  aclTensor* ta = make(dims, nullptr, a.get());
+  aclTensor* tones = make(dims, nullptr, ones.get());
+  aclTensor* tnot = make(dims, nullptr, not_out.get());
+  aclTensor* tand = make(dims, nullptr, and_out.get());
+  aclTensor* ta_even = make(two, stride2, a.get());  // bytes 2 and 255: a non-contiguous view
+  aclTensor* tstrided = aclCreateTensor(two, 1, ACL_BOOL, nullptr, 0, ACL_FORMAT_ND, two, 1, strided_out.get());
+  auto run = [](const char* op, std::vector<const aclTensor*> ins, const aclTensor* out) {
+    aclTensorList* in_list = aclCreateTensorList(ins.data(), ins.size());
+    aclTensorList* out_list = aclCreateTensorList(&out, 1);
+    int64_t launched = ge::testing::RunTwoPhase(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnOpGetWorkspaceSize(op, in_list, out_list, nullptr, ws, ex);
+        },
+        aclnnOp);
+    EXPECT_GE(launched, 2) << op;  // the 0 / 1 copy, then the op
+    aclDestroyTensorList(in_list);
+    aclDestroyTensorList(out_list);
+  };
+  run("Not", {ta}, tnot);
+  run("And", {ta, tones}, tand);
+  run("Not", {ta_even}, tstrided);
+  EXPECT_EQ(not_out.Download(), (std::vector<uint8_t>{0, 1, 0, 0}));
+  EXPECT_EQ(and_out.Download(), (std::vector<uint8_t>{1, 0, 1, 1}));
+  EXPECT_EQ(strided_out.Download(), (std::vector<uint8_t>{0, 0}));
+  for (aclTensor* t : {ta, tones, tnot, tand, ta_even, tstrided}) aclDestroyTensor(t);
+}
+
 // Found by fuzz/aclnn_fuzzer.cc (fuzz/regressions/aclnn/clip_int8_min_read_as_float): Clip read
 // its min/max inputs as one element of X's type whatever their own type and size, so an int8 min
 // at a byte offset was a misaligned float load. Bounds of another type or size are an error now;
