@@ -70,6 +70,11 @@ class HostExecutor {
     OpCall call;
     bool needs_sync = false;  // a value-depend input is computed on the device
     bool use_fallback = false;
+    // The inputs' dtypes and shapes (and the core count) of the last run whose inference and
+    // tiling succeeded: a run with the same ones reuses them (the outputs' shapes and the tiling
+    // stay in `call`). Not for nodes whose inference reads computed values or that run bodies.
+    std::vector<int64_t> shape_key;
+    bool shape_key_valid = false;
     // profiling
     uint64_t total_ns = 0;
     uint32_t runs = 0;
@@ -79,8 +84,10 @@ class HostExecutor {
   HostExecutor() = default;
   Status Init();
   Status RunStep(Step& step);
+  // The step's shape key of this run into key_; true when it equals the last one.
+  bool SameShapesAsLastRun(Step& step);
   Status CheckGuards(Step& step, const std::vector<void*>& workspaces);
-  Status LaunchOrExecute(Step& step, std::vector<void*>& workspaces);
+  Status LaunchOrExecute(Step& step, std::vector<void*>& workspaces, bool reuse_tiling);
   void Release(ValueId v);
 
   std::shared_ptr<const Graph> graph_;
@@ -94,6 +101,7 @@ class HostExecutor {
   HostNodeStats stats_;
   bool profiling_ = false;
   std::vector<void*> addrs_;  // scratch for kernel arguments
+  std::vector<int64_t> key_;  // scratch for shape keys
 };
 
 }  // namespace ge
