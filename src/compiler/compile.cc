@@ -6,6 +6,7 @@
 #include "base/trace.h"
 #include "compiler/check_supported.h"
 #include "compiler/partitioner.h"
+#include "compiler/passes/conv_input_scale_fusion.h"
 #include "compiler/passes/layout_nhwc.h"
 #include "compiler/passes/pass_manager.h"
 #include "compiler/specialize_shapes.h"
@@ -42,6 +43,9 @@ Status Optimize(Graph* graph, const CompileOptions& options, CompiledGraph* out)
     LayoutNhwcStats layout;
     GE_RETURN_IF_ERROR(RunLayoutNhwc(graph, &layout));
     if (layout.convs > 0) {
+      ConvInputScaleFusion scale_fusion;  // reads the NHWC FusedConvs the layout pass made
+      bool fused = false;
+      GE_RETURN_IF_ERROR(scale_fusion.Run(graph, &fused));
       trace::Step infer_step("static inference");
       GE_RETURN_IF_ERROR(RunStaticInference(graph));
     }

@@ -14,10 +14,11 @@ namespace ge {
 // "expected 2 input(s), got 1" / "input 'x': expected float32[4, 64], got int64[4, 64]".
 // An undefined declared dtype (a subgraph's outer-scope input) or unknown rank matches anything;
 // a -1 dim matches any size.
+Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& inputs);
+
 // Rewrites n bool bytes as 0 / 1 (a caller's HostTensor may hold any byte; kernels read C++
 // bool, for which other bytes are undefined behaviour): graph inputs as they are copied in.
 void NormalizeBoolBytes(void* data, size_t n);
-Status CheckGraphInputs(const Graph& graph, const std::vector<HostTensor>& inputs);
 
 // Device-buffer runs: "expected 1 input and 4 output buffers, got 1 and 3".
 Status CheckBufferCounts(const Graph& graph, const std::vector<DeviceBuffer>& inputs,

@@ -37,7 +37,7 @@ struct ConvTiling {
   int32_t has_z;
   int32_t act;  // ConvAct
   float a0, a1;
-  int32_t y_index;  // argument index of Y (3 for Conv, 4 for FusedConv)
+  int32_t y_index;  // argument index of Y: the node's input count (3 for Conv, 4 or 5 for FusedConv)
 };
 
 // FusedConv attributes after Conv's six.
@@ -234,6 +234,13 @@ ge::graphStatus FusedInferShape(gert::InferShapeContext* ctx) {
   *out = gert::Shape({xs.GetDim(0), ws.GetDim(0)});
   for (size_t i = 0; i < nk; ++i) out->AppendDim(w.out[3 - nk + i]);
   if (nhwc) *out = gert::Shape({out->GetDim(0), out->GetDim(2), out->GetDim(3), out->GetDim(1)});
+  if (const gert::Shape* sc = ctx->GetInputShape(4)) {  // X's per-channel scale (NHWC only)
+    const int64_t c = xs.GetDim(1);
+    if (!nhwc || sc->GetDimNum() != 4 || sc->GetDim(1) != 1 || sc->GetDim(2) != 1 ||
+        (c >= 0 && sc->GetDim(3) >= 0 && sc->GetDim(3) != c))
+      return InferFail(fmt::format("expected the input scale S to be [N or 1, 1, 1, {}] on an NHWC FusedConv, got {}",
+                                   c, ShapeToString(*sc)));
+  }
   const gert::Shape* z = ctx->GetInputShape(3);  // the residual is read element for element
   bool z_ok = z == nullptr || z->GetDimNum() == out->GetDimNum();
   for (size_t i = 0; z_ok && z && i < out->GetDimNum(); ++i)
@@ -247,6 +254,8 @@ ge::graphStatus FusedInferShape(gert::InferShapeContext* ctx) {
 struct NhwcTiling {
   int32_t nhwc;  // 1: first member, shared with ConvTiling's layout check in the kernel
   int32_t has_bias, has_z;
+  int32_t has_s, s_per_image;  // input S (X's per-channel scale) present; one per image
+  int32_t y_index;             // Y's argument index: the node's input count (absent optional inputs included)
   int64_t images;
   const DnnlConvPlan* plan;  // process-wide cache (ops/dnnl_conv.h): valid for the process
 };
@@ -281,8 +290,9 @@ bool NhwcParams(const gert::RuntimeAttrs* a, const gert::Shape& x, const gert::S
 ge::graphStatus FusedTiling(gert::TilingContext* ctx) {
   const auto* a = ctx->GetAttrs();
   if (!IsNhwc(a)) {
+    if (ctx->GetInputShape(4) != nullptr) return InferFail("the input scale S is only for the NHWC layout");
     ConvTiling t{};
-    t.y_index = 4;
+    t.y_index = static_cast<int32_t>(ctx->GetComputeNodeInputNum());  // Y follows the last input (Z, or S when padded)
     t.has_z = ctx->GetInputShape(3) != nullptr;
     if (!ParseAct(a, &t)) return ge::GRAPH_FAILED;
     return TilingNchw(ctx, t);
@@ -304,6 +314,16 @@ ge::graphStatus FusedTiling(gert::TilingContext* ctx) {
   t.has_bias = p.has_bias;
   t.has_z = p.has_z;
   t.images = p.n;
+  t.y_index = static_cast<int32_t>(ctx->GetComputeNodeInputNum());
+  if (const gert::StorageShape* sc = ctx->GetInputShape(4)) {
+    const gert::Shape& ss = sc->GetStorageShape();
+    if (ss.GetDimNum() != 4 || ss.GetDim(1) != 1 || ss.GetDim(2) != 1 || ss.GetDim(3) != p.c ||
+        (ss.GetDim(0) != 1 && ss.GetDim(0) != p.n))
+      return InferFail(
+          fmt::format("expected the input scale S to be [{} or 1, 1, 1, {}], got {}", p.n, p.c, ShapeToString(ss)));
+    t.has_s = 1;
+    t.s_per_image = ss.GetDim(0) == p.n && p.n > 1;
+  }
   ctx->SetBlockDim(DnnlConvPlanBlocks(t.plan));
   ctx->GetWorkspaceSizes(1)[0] = 0;
   return SetTiling(ctx, t);
@@ -350,9 +370,12 @@ void PackKernel(const aclrtKernelArgs* args) {
 void FusedKernel(const aclrtKernelArgs* args) {
   if (args->tilingSize == sizeof(NhwcTiling) && GetTiling<NhwcTiling>(args).nhwc == 1) {
     const auto& t = GetTiling<NhwcTiling>(args);
+    // X, W, B, Z, [S,] Y: Y follows the node's last input.
     RunDnnlConv(t.plan, args->blockIdx, t.images, static_cast<const float*>(args->addrs[0]),
                 static_cast<const float*>(args->addrs[1]), static_cast<const float*>(args->addrs[2]),
-                t.has_z ? static_cast<const float*>(args->addrs[3]) : nullptr, static_cast<float*>(args->addrs[4]));
+                t.has_z ? static_cast<const float*>(args->addrs[3]) : nullptr,
+                static_cast<float*>(args->addrs[t.y_index]),
+                t.has_s ? static_cast<const float*>(args->addrs[4]) : nullptr, t.s_per_image != 0);
     return;
   }
   Kernel(args);
@@ -409,6 +432,8 @@ class FusedConv : public OpDef {
     this->Input("W").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
     this->Input("B").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
     this->Input("Z").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
+    // NHWC only: X's per-channel scale, [N or 1, 1, 1, C] (conv-input-scale-fusion: Y = conv(X * S)).
+    this->Input("S").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
     this->Output("Y").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
     AddFusedConvAttrs(this, "NCHW");
     this->SetInferShape(FusedInferShape);

@@ -62,8 +62,11 @@ bool DnnlConvSupported(const DnnlConvParams& p);
 const DnnlConvPlan* GetDnnlConvPlan(const DnnlConvParams& p, uint32_t max_blocks);
 uint32_t DnnlConvPlanBlocks(const DnnlConvPlan* plan);
 // Runs block `block` of the plan on `images` images. w is the packed weights; z may be null.
+// x_scale (may be null): one factor per input channel (per image when scale_per_image) that
+// multiplies the input first, X * S: the block scales its own input rows into a per-thread buffer.
 void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, int64_t images, const float* x, const float* w,
-                 const float* bias, const float* z, float* y);
+                 const float* bias, const float* z, float* y, const float* x_scale = nullptr,
+                 bool scale_per_image = false);
 // Floats in the packed weights of p (0 when unsupported); packs OIHW weights (group-major as in
 // ONNX: [M, C/group, kh, kw]) into that layout.
 size_t PackedConvWeightsSize(const DnnlConvParams& p);

@@ -114,7 +114,7 @@ input x: float32[1, 2, 2, 2]
 const dims: int64[2] = [1, -1]
 const w_bn: float32[2, 2, 1, 1] = [0.5, 0, 0, 0.5]
 const conv_bias_bn: float32[2] = [0, 1]
-node conv: r: float32[1, 2, 2, 2] = FusedConv(x, w_bn, conv_bias_bn, _) {activation="Relu", activation_params=f[]}
+node conv: r: float32[1, 2, 2, 2] = FusedConv(x, w_bn, conv_bias_bn, _, _) {activation="Relu", activation_params=f[]}
 node reshape: y: float32[1, 8] = Reshape(r, dims)
 output y
 )");
