@@ -73,17 +73,19 @@ class Model:
         self._source = source  # a path or bytes: what save() compiles offline
         self._options = options
 
-    def run(self, feeds):
-        """feeds: {input name: array} or a list of arrays in input order -> {output name: numpy array}."""
-        return self._impl.run(feeds)
+    def run(self, feeds, timeout=None):
+        """feeds: {input name: array} or a list of arrays in input order -> {output name: numpy array}.
+        timeout: seconds the run may take (None: no limit); past it the run stops before its next
+        host-scheduled node or Loop/Scan iteration and raises ge.GeError."""
+        return self._impl.run(feeds, timeout)
 
     def __call__(self, *arrays):
         """The outputs as a list, for inputs given positionally."""
         return list(self._impl.run(list(arrays)).values())
 
-    def run_async(self, feeds):
+    def run_async(self, feeds, timeout=None):
         """Runs on a worker thread; returns a concurrent.futures.Future of run()'s dict."""
-        return _pool().submit(self._impl.run, feeds)
+        return _pool().submit(self._impl.run, feeds, timeout)
 
     def info(self):
         """What the model compiled to: mode, segments, optimizer report, memory, per-node placement."""

@@ -34,13 +34,16 @@ class PyModel {
   }
 
   // `feeds`: a dict name -> array, or a sequence in the model's input order.
-  py::dict Run(const py::object& feeds) {
+  // `timeout`: seconds the run may take (RunOptions::timeout_s; None: no limit).
+  py::dict Run(const py::object& feeds, const py::object& timeout = py::none()) {
     std::vector<HostTensor> in = Inputs(feeds);
     std::vector<HostTensor> out;
+    RunOptions options;
+    if (!timeout.is_none()) options.timeout_s = timeout.cast<double>();
     Status st;
     {
       py::gil_scoped_release nogil;
-      st = model_->Run(in, &out);
+      st = model_->Run(in, &out, options);
     }
     ThrowIfError(st);
     py::dict result;
@@ -171,9 +174,10 @@ void BindModel(py::module_& m) {
       .def_readwrite("output_nodes", &ModelOptions::output_nodes);
 
   py::class_<PyModel>(m, "Model", "A compiled, loaded model (ge::Model)")
-      .def("run", &PyModel::Run, py::arg("feeds"),
+      .def("run", &PyModel::Run, py::arg("feeds"), py::arg("timeout") = py::none(),
            "Runs the model (the GIL is released meanwhile): a dict of name -> numpy array, or a list in "
-           "input order; returns a dict of output name -> numpy array.")
+           "input order; returns a dict of output name -> numpy array. timeout: seconds the run may take "
+           "(it stops before the next host-scheduled node or Loop/Scan iteration past it: ge.GeError).")
       .def("info", &PyModel::Info, "What the model compiled to: mode, segments, optimizer, memory, nodes")
       .def(
           "graph_text", [](PyModel& p) { return p.model().GraphText(); }, "The compiled graph in GE's textual IR")

@@ -176,3 +176,36 @@ def test_parse_errors_raise_ge_error(tmp_path):
         ge.parse_onnx(b"garbage")
     with pytest.raises(ge.GeError, match="missing.onnx"):
         ge.parse_onnx(str(tmp_path / "missing.onnx"))
+
+
+def _forever_model():
+    """y = Loop(M absent, cond = true, x) with body x + 1: it never ends."""
+    from onnx import TensorProto, helper
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["c_in"], ["c_out"]), helper.make_node("Add", ["x_in", "one"], ["x_out"])],
+        "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("c_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("x_in", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("c_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("x_out", TensorProto.FLOAT, [1])],
+        [helper.make_tensor("one", TensorProto.FLOAT, [1], [1.0])])
+    loop = helper.make_node("Loop", ["", "cond", "x"], ["y"], body=body, name="forever")
+    graph = helper.make_graph([loop], "forever", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])],
+                              [helper.make_tensor("cond", TensorProto.BOOL, [], [True])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    return model.SerializeToString()
+
+
+def test_run_timeout_stops_a_loop_that_never_ends():
+    import time
+    model = ge.compile(_forever_model())
+    start = time.monotonic()
+    with pytest.raises(ge.GeError) as err:
+        model.run({"x": np.zeros(1, np.float32)}, timeout=0.2)
+    assert "time limit of 0.2 s" in str(err.value) and "node 'forever' (Loop)" in str(err.value), str(err.value)
+    assert time.monotonic() - start < 20
+    with pytest.raises(ge.GeError, match="time limit of 0.2 s"):
+        model.run_async({"x": np.zeros(1, np.float32)}, timeout=0.2).result()
