@@ -1,5 +1,7 @@
 #include "ops/dnnl_matmul.h"
 
+#include "base/checked_math.h"
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -44,6 +46,10 @@ std::mutex g_layout_mu;
 std::map<std::pair<int64_t, int64_t>, std::unique_ptr<PackedLayout>> g_layouts;
 
 const PackedLayout* GetPackedLayout(int64_t k, int64_t n) {
+  // A weight matrix of at most 2^40 elements (a mutated .gem's weights_shape asked for 2^60 x 64,
+  // and the layout checks below overflowed): anything larger has no packed layout.
+  int64_t elems = 0;
+  if (k <= 0 || n <= 0 || !CheckedMul<int64_t>(k, n, &elems) || elems > (int64_t{1} << 40)) return nullptr;
   std::lock_guard<std::mutex> lock(g_layout_mu);
   auto& slot = g_layouts[{k, n}];
   if (slot) return slot.get();

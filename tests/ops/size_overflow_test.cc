@@ -40,6 +40,26 @@ TEST(SizeOverflow, TileRepeatsOverflow) {
       << st.message();
 }
 
+// Found by the offline-model mutation test under UBSan: a FusedMatMul whose packed weights claim a
+// 2^60 x 64 matrix overflowed a signed multiply while oneDNN's packed layout was checked. Such
+// weights have no packed layout: a shape error.
+TEST(SizeOverflow, PackedMatMulWeightsOfAHugeMatrix) {
+  auto g = std::make_shared<Graph>("g");
+  ValueId a = g->AddInput("a", TensorDesc{DT_FLOAT, FORMAT_ND, Shape({1, 4})});
+  ValueId w = g->AddConstant("w", F32({4}, {1, 2, 3, 4}));
+  ValueId out = g->AddValue("out");
+  AttrMap attrs;
+  attrs["packed_weights"] = int64_t{1};
+  attrs["weights_shape"] = std::vector<int64_t>{int64_t{1} << 60, 64};
+  g->AddNode("n", "FusedMatMul", {a, w}, {out}, std::move(attrs));
+  g->AddOutput(out);
+  std::unique_ptr<Model> m;
+  Status st = Model::FromGraph(g, {}, &m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("node 'n' (FusedMatMul)"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("expected a 2-D B or the packing of weights_shape"), std::string::npos) << st.message();
+}
+
 TEST(SizeOverflow, ConstantOfShapeHuge) {
   auto g = std::make_shared<Graph>("g");
   ValueId shape = g->AddInput("s", TensorDesc{DT_INT64, FORMAT_ND, Shape({2})});
