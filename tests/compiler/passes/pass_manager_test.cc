@@ -20,10 +20,11 @@ TEST(PassManagerTest, Levels) {
   EXPECT_TRUE(PassNames(0).empty());
   EXPECT_EQ(PassNames(1), (std::vector<std::string>{"identity-elimination", "common-subexpression-elimination",
                                                     "dead-code-elimination"}));
-  EXPECT_EQ(PassNames(2), (std::vector<std::string>{"identity-elimination", "common-subexpression-elimination",
-                                                    "conv-bn-folding", "transpose-cancellation", "matmul-add-to-gemm",
-                                                    "layer-norm-fusion", "softmax-fusion", "attention-fusion", "matmul-fusion", "matmul-weight-packing",
-                                                    "conv-activation-fusion", "dead-code-elimination"}));
+  EXPECT_EQ(PassNames(2),
+            (std::vector<std::string>{"identity-elimination", "common-subexpression-elimination", "conv-bn-folding",
+                                      "transpose-cancellation", "matmul-add-to-gemm", "layer-norm-fusion",
+                                      "softmax-fusion", "attention-fusion", "matmul-fusion", "matmul-weight-packing",
+                                      "conv-activation-fusion", "dead-code-elimination"}));
   std::unique_ptr<PassManager> pm;
   Status st = PassManager::Create(3, &pm);
   EXPECT_FALSE(st.ok());
