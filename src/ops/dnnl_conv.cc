@@ -41,19 +41,21 @@ struct Block {
   dnnl::reorder x_in, z_in, y_out;
 };
 
-// Winograd F(2x2, 3x3) for 3x3 stride-1 convolutions of >= 64 channels: 1.4-1.9x oneDNN's
-// direct brgconv on one AVX-512 core in isolation (64x56x56: 0.58 against 0.95 ms). Opt-in
-// (GE_CONV_WINOGRAD=1): in whole models it gave resnet18 -10% and resnet50 -4% at one thread but
-// +15% / +8% at two, because oneDNN's Winograd weights layout depends on the rows computed, so a
-// Winograd convolution cannot be split into row blocks over the cores with one packed layout.
-// Below ~20x20 output pixels the transformed weights (16/9 of the direct ones) are read for too
-// few tiles: resnet18's 7x7x512 convolutions run 5% slower than direct.
+// Winograd (oneDNN's AVX-512 F(4x4, 3x3), F(2x2, 3x3) for some row blocks) for 3x3 stride-1
+// convolutions of >= 64 channels and >= 20x20 output pixels: 1.4-1.9x the direct brgconv on one
+// core in isolation (64x56x56: 0.58 against 0.95 ms). The transformed weights' blocking depends on
+// the tiles a primitive computes, so each row block packs its own layout (plan->block_layouts)
+// and the blocks are the same whatever the cores. Alternated in whole models, 2 x 30 runs:
+// resnet18 22.7 -> 20.8 ms at 1 thread, 11.8 -> 10.6 at 2; resnet50 52.3 -> 50.8 / 27.5 -> 26.6;
+// squeezenet1_0 10.4 -> 10.0 / 5.7 -> 5.35. Below ~20x20 output pixels the transformed weights are
+// read for too few tiles (resnet18's 7x7x512 convolutions ran 5% slower than direct).
+// GE_CONV_WINOGRAD=0 turns it off.
 constexpr int64_t kMinWinogradPixels = 400;
 
 bool WinogradCandidate(const DnnlConvParams& p) {
   static const bool enabled = [] {
     const char* e = std::getenv("GE_CONV_WINOGRAD");
-    return e && std::string(e) == "1";
+    return !(e && std::string(e) == "0");
   }();
   return enabled && p.group == 1 && p.kh == 3 && p.kw == 3 && p.sh == 1 && p.sw == 1 && p.dh == 1 && p.dw == 1 &&
          p.c >= 64 && p.m >= 64 && p.c % 16 == 0 && p.m % 16 == 0 && p.oh * p.ow >= kMinWinogradPixels;
@@ -100,21 +102,33 @@ struct DnnlConvPlan {
   int64_t m = 0;             // output channels (the channel blocks' output stride)
   int64_t c = 0;             // input channels
   bool wino = false;
-  size_t packed_floats = 0;  // the packed weights: w_md, or the channel blocks' slices end to end
+  // Winograd row blocks: each block reads the layout oneDNN chose for its rows (the transformed
+  // weights' blocking depends on the tiles computed), packed at its w_off; blocks of equal
+  // layouts share one copy.
+  bool block_layouts = false;
+  size_t packed_floats = 0;  // the packed weights: w_md, or the blocks' layouts end to end
   std::vector<Block> blocks;
 };
 
 namespace {
 
+// Output rows of a Winograd tile (oneDNN's AVX-512 kernel is F(4x4, 3x3)): Winograd row blocks
+// start on a tile boundary, so that no block computes a partial tile it throws away.
+constexpr int64_t kWinogradTileRows = 4;
+
 // Splits one image's output rows into `nb` blocks; false if a block's primitive reads another
-// weights layout than w_md (packing makes one layout). A dry run only checks that.
+// weights layout than w_md (packing makes one layout; not checked for plan->block_layouts, whose
+// blocks each read their own). A dry run only checks that.
 bool BuildBlocks(const DnnlConvParams& p, uint32_t nb, const memory::desc& w_md, DnnlConvPlan* plan,
                  bool dry_run = false) {
   plan->blocks.clear();
-  nb = static_cast<uint32_t>(std::min<int64_t>(nb, p.oh));
-  int64_t per = p.oh / nb, rem = p.oh % nb, begin = 0;
+  const int64_t unit = plan->block_layouts ? kWinogradTileRows : 1;  // rows are split in units
+  const int64_t units = (p.oh + unit - 1) / unit;
+  nb = static_cast<uint32_t>(std::min<int64_t>(nb, units));
+  int64_t per = units / nb, rem = units % nb, begin = 0;
+  size_t w_off = 0;
   for (uint32_t b = 0; b < nb; ++b) {
-    int64_t end = begin + per + (b < rem ? 1 : 0);
+    int64_t end = std::min<int64_t>(p.oh, begin + (per + (b < rem ? 1 : 0)) * unit);
     dnnl::convolution_forward::primitive_desc pd;
     Block blk;
     int64_t keff = (p.kh - 1) * p.dh + 1;
@@ -125,11 +139,17 @@ bool BuildBlocks(const DnnlConvParams& p, uint32_t nb, const memory::desc& w_md,
       if (!MakePd(p, p.h, p.oh, p.pt, p.pb, &pd, plan->wino)) return false;
       ih0 = 0;
       ih1 = p.h;
-    } else if (!MakePd(p, ih1 - ih0, end - begin, ih0 - first, last - ih1, &pd, plan->wino,
-                       plan->wino ? &w_md : nullptr)) {  // a row block reads the whole image's Winograd weights
+    } else if (!MakePd(p, ih1 - ih0, end - begin, ih0 - first, last - ih1, &pd, plan->wino)) {
       return false;
     }
-    if (pd.weights_desc() != w_md) {  // e.g. brgconv's 1x1 kernels choose their blocking by the rows
+    if (plan->block_layouts) {
+      blk.w_md = pd.weights_desc();
+      blk.w_off = w_off;
+      for (const Block& other : plan->blocks)
+        if (other.w_md == blk.w_md) blk.w_off = other.w_off;
+      if (blk.w_off == w_off) w_off += blk.w_md.get_size() / sizeof(float);
+      if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0) return false;  // oneDNN's reference kernel: never
+    } else if (pd.weights_desc() != w_md) {  // e.g. brgconv's 1x1 kernels choose their blocking by the rows
       GELOGD("oneDNN conv {}x{}x{} -> {} k{}x{} s{}: row block {}/{} ({}) reads another weights layout", p.h, p.w, p.c,
              p.m, p.kh, p.kw, p.sh, b, nb, pd.impl_info_str());
       return false;
@@ -158,7 +178,7 @@ bool BuildBlocks(const DnnlConvParams& p, uint32_t nb, const memory::desc& w_md,
       }
     }
     blk.scratch_md = pd.scratchpad_desc();
-    blk.w_md = w_md;
+    if (!plan->block_layouts) blk.w_md = w_md;
     blk.b_md = plan->b_md;
     blk.x_off = ih0 * p.w * p.c;
     blk.y_off = begin * p.ow * p.m;
@@ -166,6 +186,7 @@ bool BuildBlocks(const DnnlConvParams& p, uint32_t nb, const memory::desc& w_md,
     plan->blocks.push_back(std::move(blk));
     begin = end;
   }
+  if (plan->block_layouts) plan->packed_floats = w_off;
   return true;
 }
 
@@ -279,14 +300,11 @@ std::unique_ptr<DnnlConvPlan> BuildPlan(const DnnlConvParams& p, uint32_t max_bl
   if (ChannelSplit(p) && BuildChannelBlocks(p, plan.get())) return plan;
   plan->blocks.clear();
   uint32_t nb = BlocksFor(p, max_blocks);
-  plan->wino = WinogradCandidate(p) && MakePd(p, p.h, p.oh, p.pt, p.pb, &whole, true);
-  if (plan->wino) {
-    plan->w_md = whole.weights_desc();
-    for (; nb > 1; --nb)
-      if (BuildBlocks(p, nb, plan->w_md, plan.get())) return plan;
-    if (BuildBlocks(p, 1, plan->w_md, plan.get())) return plan;
-    plan->wino = false;  // no Winograd block layout that matches: the direct convolution
-    nb = BlocksFor(p, max_blocks);
+  if (WinogradCandidate(p)) {  // whatever the cores: the blocks' layouts are packed at compile time
+    plan->wino = plan->block_layouts = true;
+    if (BuildBlocks(p, BlocksFor(p, kLayoutBlocks), plan->w_md, plan.get())) return plan;
+    plan->wino = plan->block_layouts = false;  // no Winograd kernel for these rows: the direct convolution
+    plan->packed_floats = 0;
   }
   if (!PackedLayout(p, &plan->w_md)) return nullptr;
   for (; nb > 1; --nb)
@@ -414,6 +432,18 @@ bool PackConvWeights(const DnnlConvParams& p, const float* oihw, float* packed) 
   const DnnlConvPlan* plan = GetDnnlConvPlan(p, 1);
   if (!plan) return false;
   auto& eng = Engine();
+  if (plan->block_layouts) {  // each distinct block layout once, at its w_off
+    memory src(WeightsMd(p, tag::oihw), eng, const_cast<float*>(oihw));
+    for (size_t i = 0; i < plan->blocks.size(); ++i) {
+      const Block& b = plan->blocks[i];
+      bool first = true;
+      for (size_t j = 0; j < i; ++j) first = first && plan->blocks[j].w_off != b.w_off;
+      if (!first) continue;
+      memory dst(b.w_md, eng, packed + b.w_off);
+      dnnl::reorder(src, dst).execute(ThreadStream(), src, dst);
+    }
+    return true;
+  }
   if (!plan->blocks.empty() && plan->blocks[0].mb > 0) {  // channel blocks: each packs its OIHW rows
     for (const Block& b : plan->blocks) {
       DnnlConvParams q = p;

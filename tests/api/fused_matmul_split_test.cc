@@ -151,21 +151,23 @@ TEST(FusedAttentionAttrs, HeadsOutsideTheInputsAreAnError) {
   }
 }
 
-// The opt-in Winograd convolution (GE_CONV_WINOGRAD=1, read once per process: each CTest case
-// is its own process) on a 3x3 64-channel convolution with bias and Relu, against a direct
-// convolution loop written here, in sink and host mode.
+// The Winograd convolution (on by default; GE_CONV_WINOGRAD=0 turns it off) on a 3x3 64-channel
+// convolution with bias, a residual Add and Relu, against a direct convolution loop written here,
+// in sink and host mode. 30 output rows: four row blocks of 8, 8, 8 and 6 rows (a partial last
+// tile), each with the weights layout oneDNN chose for its rows.
 TEST(FusedConvWinograd, MatchesADirectLoop) {
-  setenv("GE_CONV_WINOGRAD", "1", 1);
-  const int64_t c = 64, m = 64, h = 24, w = 24;
+  const int64_t c = 64, m = 64, h = 30, w = 26;
   HostTensor x = Random(Shape({1, c, h, w}), 5), wt = Random(Shape({m, c, 3, 3}), 6), b = Random(Shape({m}), 7);
+  HostTensor z = Random(Shape({1, m, h, w}), 8);
   for (const char* mode : {"sink", "host"}) {
     auto g = std::make_shared<Graph>("g");
-    ValueId xv = g->AddInput("x", x.desc());
+    ValueId xv = g->AddInput("x", x.desc()), zv = g->AddInput("z", z.desc());
     ValueId wv = g->AddConstant("w", wt), bv = g->AddConstant("b", b);
-    ValueId cv = g->AddValue("c"), y = g->AddValue("y");
+    ValueId cv = g->AddValue("c"), sv = g->AddValue("s"), y = g->AddValue("y");
     g->AddNode("conv", "Conv", {xv, wv, bv}, {cv},
                {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
-    g->AddNode("relu", "Relu", {cv}, {y});
+    g->AddNode("add", "Add", {cv, zv}, {sv});
+    g->AddNode("relu", "Relu", {sv}, {y});
     g->AddOutput(y);
     ModelOptions opt;
     opt.mode = mode;
@@ -173,14 +175,14 @@ TEST(FusedConvWinograd, MatchesADirectLoop) {
     Status st = Model::FromGraph(g, opt, &model);
     ASSERT_TRUE(st.ok()) << st.message();
     std::vector<HostTensor> out;
-    st = model->Run({x}, &out);
+    st = model->Run({x, z}, &out);
     ASSERT_TRUE(st.ok()) << st.message();
     const float* xp = x.data_as<float>();
     const float* wp = wt.data_as<float>();
     for (int64_t o = 0; o < m; ++o)
       for (int64_t i = 0; i < h; ++i)
         for (int64_t j = 0; j < w; ++j) {
-          double v = b.data_as<float>()[o];
+          double v = b.data_as<float>()[o] + z.data_as<float>()[(o * h + i) * w + j];
           for (int64_t ci = 0; ci < c; ++ci)
             for (int64_t ki = 0; ki < 3; ++ki)
               for (int64_t kj = 0; kj < 3; ++kj) {

@@ -85,7 +85,9 @@ TEST(OpProfile, MultiStreamSinkSegmentIsRefusedNotMisattributed) {
   std::unique_ptr<Model> model;
   ASSERT_TRUE(Model::Load(kSmallCnn, options, &model).ok());
   Status st = model->SetProfiling(true);
-  if (!st.ok()) EXPECT_NE(st.message().find("streams"), std::string::npos) << st.message();
+  if (!st.ok()) {
+    EXPECT_NE(st.message().find("streams"), std::string::npos) << st.message();
+  }
 }
 
 TEST(OpProfile, FlopsOfTheConvolutionsAndMatMuls) {
