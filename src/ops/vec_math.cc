@@ -18,6 +18,13 @@ using Vec = __m512;
 inline Vec Load(const float* p) { return _mm512_loadu_ps(p); }
 inline void Store(float* p, Vec v) { _mm512_storeu_ps(p, v); }
 inline Vec Exp(Vec v) { return Sleef_expf16_u10(v); }
+inline Vec Set1(float v) { return _mm512_set1_ps(v); }
+inline Vec Max(Vec a, Vec b) { return _mm512_max_ps(a, b); }
+inline Vec Add(Vec a, Vec b) { return _mm512_add_ps(a, b); }
+inline Vec Sub(Vec a, Vec b) { return _mm512_sub_ps(a, b); }
+inline Vec Mul(Vec a, Vec b) { return _mm512_mul_ps(a, b); }
+inline float ReduceMax(Vec v) { return _mm512_reduce_max_ps(v); }
+inline float ReduceAdd(Vec v) { return _mm512_reduce_add_ps(v); }
 inline Vec Tanh(Vec v) { return Sleef_tanhf16_u10(v); }
 inline Vec Erf(Vec v) { return Sleef_erff16_u10(v); }
 inline Vec Sigmoid(Vec v) {
@@ -30,6 +37,21 @@ using Vec = __m256;
 inline Vec Load(const float* p) { return _mm256_loadu_ps(p); }
 inline void Store(float* p, Vec v) { _mm256_storeu_ps(p, v); }
 inline Vec Exp(Vec v) { return Sleef_expf8_u10(v); }
+inline Vec Set1(float v) { return _mm256_set1_ps(v); }
+inline Vec Max(Vec a, Vec b) { return _mm256_max_ps(a, b); }
+inline Vec Add(Vec a, Vec b) { return _mm256_add_ps(a, b); }
+inline Vec Sub(Vec a, Vec b) { return _mm256_sub_ps(a, b); }
+inline Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
+inline float ReduceMax(Vec v) {
+  alignas(32) float l[8];
+  _mm256_store_ps(l, v);
+  return *std::max_element(l, l + 8);
+}
+inline float ReduceAdd(Vec v) {
+  alignas(32) float l[8];
+  _mm256_store_ps(l, v);
+  return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+}
 inline Vec Tanh(Vec v) { return Sleef_tanhf8_u10(v); }
 inline Vec Erf(Vec v) { return Sleef_erff8_u10(v); }
 inline Vec Sigmoid(Vec v) {
@@ -69,16 +91,45 @@ void VecErf(const float* x, float* y, int64_t n) {
   Apply(x, y, n, GE_VEC(Erf), [](float v) { return std::erf(v); });
 }
 
+// Three passes: the maximum, exp(x - max) stored and summed, the scale. Vector lanes keep their
+// own maximum and sum (the sum's order differs from a sequential one by rounding only).
+// tinybert at sequence 128 spent 6.7% of a run in the scalar form (four passes, sequential
+// max and sum: 1.6 ns an element).
 void VecSoftmax(const float* x, float* y, int64_t n) {
   if (n <= 0) return;
   float mx = x[0];
-  for (int64_t a = 1; a < n; ++a) mx = std::max(mx, x[a]);
-  for (int64_t a = 0; a < n; ++a) y[a] = x[a] - mx;
-  VecExp(y, y, n);
   float sum = 0.f;
-  for (int64_t a = 0; a < n; ++a) sum += y[a];
+  int64_t i = 0;
+  if constexpr (kLanes > 0) {
+    if (n >= kLanes) {
+      Vec m = Load(x);
+      for (i = kLanes; i + kLanes <= n; i += kLanes) m = Max(m, Load(x + i));
+      mx = ReduceMax(m);
+    }
+  }
+  for (; i < n; ++i) mx = std::max(mx, x[i]);
+  i = 0;
+  if constexpr (kLanes > 0) {
+    const Vec vmx = Set1(mx);
+    Vec acc = Set1(0.f);
+    for (; i + kLanes <= n; i += kLanes) {
+      const Vec e = Exp(Sub(Load(x + i), vmx));
+      Store(y + i, e);
+      acc = Add(acc, e);
+    }
+    sum = ReduceAdd(acc);
+  }
+  for (; i < n; ++i) {
+    y[i] = std::exp(x[i] - mx);
+    sum += y[i];
+  }
   const float inv = 1.f / sum;
-  for (int64_t a = 0; a < n; ++a) y[a] *= inv;
+  i = 0;
+  if constexpr (kLanes > 0) {
+    const Vec vinv = Set1(inv);
+    for (; i + kLanes <= n; i += kLanes) Store(y + i, Mul(Load(y + i), vinv));
+  }
+  for (; i < n; ++i) y[i] *= inv;
 }
 
 }  // namespace ge::ops_util
