@@ -11,7 +11,7 @@
 #include <fstream>
 #include <string>
 
-#include "onnx/onnx_pb.h"
+#include "onnx_test_models.h"
 
 namespace {
 
@@ -20,52 +20,10 @@ using ge::testing::Shell;
 using ge::testing::kGe;
 const std::string kMlp = std::string(GE_SOURCE_DIR) + "/models/mlp.onnx";
 
-void ValueInfo(onnx::ValueInfoProto* v, const std::string& name, int elem, std::vector<int64_t> dims) {
-  v->set_name(name);
-  auto* tt = v->mutable_type()->mutable_tensor_type();
-  tt->set_elem_type(elem);
-  tt->mutable_shape();
-  for (int64_t d : dims) tt->mutable_shape()->add_dim()->set_dim_value(d);
-}
-
-// y = Loop(M absent, cond = true, x) whose body passes cond and x through: it never ends.
+// The shared never-ending Loop model (tests/common), written to a file for `ge run`.
 std::string WriteInfiniteLoopModel() {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  m.add_opset_import()->set_version(17);
-  auto* g = m.mutable_graph();
-  g->set_name("forever");
-  ValueInfo(g->add_input(), "x", onnx::TensorProto::FLOAT, {1});
-  ValueInfo(g->add_output(), "y", onnx::TensorProto::FLOAT, {1});
-  auto* cond = g->add_initializer();
-  cond->set_name("cond");
-  cond->set_data_type(onnx::TensorProto::BOOL);
-  cond->add_int32_data(1);
-  auto* loop = g->add_node();
-  loop->set_op_type("Loop");
-  loop->set_name("forever");
-  loop->add_input("");
-  loop->add_input("cond");
-  loop->add_input("x");
-  loop->add_output("y");
-  auto* attr = loop->add_attribute();
-  attr->set_name("body");
-  attr->set_type(onnx::AttributeProto::GRAPH);
-  auto* body = attr->mutable_g();
-  body->set_name("body");
-  ValueInfo(body->add_input(), "i", onnx::TensorProto::INT64, {});
-  ValueInfo(body->add_input(), "c_in", onnx::TensorProto::BOOL, {});
-  ValueInfo(body->add_input(), "x_in", onnx::TensorProto::FLOAT, {1});
-  ValueInfo(body->add_output(), "c_out", onnx::TensorProto::BOOL, {});
-  ValueInfo(body->add_output(), "x_out", onnx::TensorProto::FLOAT, {1});
-  for (auto [in, out] : {std::pair{"c_in", "c_out"}, std::pair{"x_in", "x_out"}}) {
-    auto* n = body->add_node();
-    n->set_op_type("Identity");
-    n->add_input(in);
-    n->add_output(out);
-  }
   const std::string path = ::testing::TempDir() + "/ge_infinite_loop.onnx";
-  std::ofstream(path, std::ios::binary) << m.SerializeAsString();
+  std::ofstream(path, std::ios::binary) << ge::testing::InfiniteLoopModel();
   return path;
 }
 
