@@ -5,7 +5,8 @@
 #   make test-models     the whole real-model suite against PyTorch's outputs, at -O2 and -O0 (slow)
 #   make test-sanitize   the whole suite under ASan+UBSan (clang build build-san, with a short
 #                        run of each fuzzer), the runtime/stream/concurrency tests under TSan
-#   make fuzz            the libFuzzer harnesses (fuzz/), FUZZ_SECONDS each (default 60)
+#   make fuzz            the libFuzzer harnesses (fuzz/), FUZZ_SECONDS each (default 60), or
+#                        FUZZ_RUNS executions each (FUZZ_RUNS=1000000: the issue's target)
 #   make bench           build the benchmarks (see bench/README.md)
 #   make install-python  build, then make `import ge` work in Debian's /usr/bin/python3 (a .pth
 #                        file pointing at $(BUILD)/python; rebuilds are picked up)
@@ -47,7 +48,7 @@ test-sanitize: deps
 	@bash scripts/test-sanitize.sh
 
 fuzz: deps
-	@JOBS=$(JOBS) bash scripts/fuzz.sh --seconds $(FUZZ_SECONDS)
+	@JOBS=$(JOBS) bash scripts/fuzz.sh $(if $(FUZZ_RUNS),--runs $(FUZZ_RUNS) $(if $(filter command line,$(origin FUZZ_SECONDS)),--seconds $(FUZZ_SECONDS)),--seconds $(FUZZ_SECONDS))
 
 bench: build
 	@echo "benchmarks built in $(BUILD)/bench; see bench/README.md"

@@ -4,19 +4,24 @@
 # fuzz/regressions/<name>/ (replayed first). New crash inputs land in <build>/fuzz-artifacts/;
 # the script then fails, naming them (copy them to fuzz/regressions/<name>/ with the fix).
 #
-#   scripts/fuzz.sh [--seconds N] [--build DIR] [--only NAME] [--run-only] [--jobs J]
-#   make fuzz FUZZ_SECONDS=N
+#   scripts/fuzz.sh [--seconds N] [--runs R] [--build DIR] [--only NAME] [--run-only] [--jobs J]
+#   make fuzz FUZZ_SECONDS=N [FUZZ_RUNS=R]
+# --runs R: stop each harness after R executions (or N seconds, whichever comes first; with
+# --runs alone N is unbounded): the issue's 1,000,000 executions per harness is --runs 1000000.
 # --run-only: do not configure/build (CTest's smoke uses this; it also takes the small seeds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=60
+RUNS=""
+SECONDS_EACH_SET=0
 BUILD=build-san
 ONLY=""
 RUN_ONLY=0
 JOBS=${JOBS:-2}
 while [ $# -gt 0 ]; do
   case "$1" in
-    --seconds) SECONDS_EACH=$2; shift 2 ;;
+    --seconds) SECONDS_EACH=$2; SECONDS_EACH_SET=1; shift 2 ;;
+    --runs) RUNS=$2; shift 2 ;;
     --build) BUILD=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
     --run-only) RUN_ONLY=1; shift ;;
@@ -72,9 +77,18 @@ for name in "${HARNESSES[@]}"; do
   if [ -n "$(ls -A "$regress" 2>/dev/null)" ]; then
     "$bin" -runs=0 -rss_limit_mb=4096 -timeout=60 "$regress" 2>&1 | tail -n 3 || status=1
   fi
-  echo "== $name: fuzzing for ${SECONDS_EACH}s"
+  LIMIT_ARGS=(-max_total_time="$SECONDS_EACH")
+  if [ -n "$RUNS" ]; then
+    LIMIT_ARGS=(-runs="$RUNS")
+    [ "$SECONDS_EACH_SET" = 1 ] && LIMIT_ARGS+=(-max_total_time="$SECONDS_EACH")
+  fi
+  if [ -n "$RUNS" ]; then
+    echo "== $name: fuzzing for $RUNS executions$([ "$SECONDS_EACH_SET" = 1 ] && echo " or ${SECONDS_EACH}s")"
+  else
+    echo "== $name: fuzzing for ${SECONDS_EACH}s"
+  fi
   log="$art/$name.log"
-  if ! "$bin" $SEED_ARG -max_total_time="$SECONDS_EACH" -timeout=30 -rss_limit_mb=4096 -malloc_limit_mb=4096 \
+  if ! "$bin" $SEED_ARG "${LIMIT_ARGS[@]}" -timeout=30 -rss_limit_mb=4096 -malloc_limit_mb=4096 \
        -max_len=65536 -print_final_stats=1 -artifact_prefix="$art/$name-" \
        "$corpus" "$SEEDS/$name" >"$log" 2>&1; then
     status=1

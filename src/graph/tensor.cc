@@ -1,12 +1,16 @@
 #include "graph/tensor.h"
 
+#include <algorithm>
 #include <cstring>
+#include <new>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "base/checked_math.h"
 #include "base/dtype_table.h"
 #include "base/host_memory.h"
+#include "base/page_map.h"
 
 namespace ge {
 
@@ -33,22 +37,45 @@ HostTensor::HostTensor(DataType dtype, Shape shape, const void* src, size_t src_
   const size_t bytes = CheckedByteSize(n, GetSizeByDataType(dtype)).value_or(0);
   // Accounted against the host memory limit (base/host_memory.h) while the bytes live.
   ReserveHostMemory(static_cast<int64_t>(bytes));
+  const auto* p = static_cast<const uint8_t*>(src);
+  const size_t copied = p != nullptr ? std::min(src_size, bytes) : 0;
+  if (bytes >= kPageMapMinBytes) {  // its own mapping, zeroed by the kernel, in huge pages (base/page_map.h)
+    auto* m = static_cast<uint8_t*>(MapPages(bytes));
+    if (m == nullptr) {
+      ReleaseHostMemory(static_cast<int64_t>(bytes));
+      throw std::bad_alloc();
+    }
+    if (copied) std::memcpy(m, p, copied);  // the rest is zero already
+    std::shared_ptr<uint8_t> owner;
+    try {
+      owner = std::shared_ptr<uint8_t>(m, [bytes](uint8_t* q) {
+        UnmapPages(q, bytes);
+        ReleaseHostMemory(static_cast<int64_t>(bytes));
+      });
+    } catch (...) {
+      UnmapPages(m, bytes);
+      ReleaseHostMemory(static_cast<int64_t>(bytes));
+      throw;
+    }
+    bytes_ = std::move(owner);
+    size_ = bytes;
+    return;
+  }
   std::vector<uint8_t>* v = nullptr;
   try {
-    const auto* p = static_cast<const uint8_t*>(src);
     if (p != nullptr && src_size >= bytes) {  // copied, not zero-filled first
       v = new std::vector<uint8_t>(p, p + bytes);
     } else {
       v = new std::vector<uint8_t>(bytes);
-      if (p != nullptr && src_size > 0) std::memcpy(v->data(), p, src_size);
+      if (copied) std::memcpy(v->data(), p, copied);
     }
   } catch (...) {
     ReleaseHostMemory(static_cast<int64_t>(bytes));
     throw;
   }
-  std::shared_ptr<std::vector<uint8_t>> owner(v, [bytes](std::vector<uint8_t>* p) {
+  std::shared_ptr<std::vector<uint8_t>> owner(v, [bytes](std::vector<uint8_t>* q) {
     ReleaseHostMemory(static_cast<int64_t>(bytes));
-    delete p;
+    delete q;
   });
   bytes_ = std::shared_ptr<uint8_t>(owner, v->data());
   size_ = v->size();

@@ -1,4 +1,5 @@
-// Device and pinned-host memory: aligned_alloc with a byte account and a limit.
+// Device and pinned-host memory: aligned_alloc (mappings in huge pages for large blocks) with a
+// byte account and a limit.
 #include "runtime/memory.h"
 
 #include <fmt/format.h>
@@ -6,11 +7,25 @@
 #include <cstdlib>
 
 #include "base/error_message.h"
+#include "base/page_map.h"
 
 namespace ge::rt {
 namespace {
 
 size_t RoundUp(size_t size) { return (size + kDeviceMemAlign - 1) & ~(kDeviceMemAlign - 1); }
+
+// Blocks of at least kPageMapMinBytes (weights, arenas) are mappings in huge pages
+// (base/page_map.h); smaller ones come from aligned_alloc. The rounded size tells which.
+void* AllocBlock(size_t rounded) {
+  return rounded >= kPageMapMinBytes ? MapPages(rounded) : std::aligned_alloc(kDeviceMemAlign, rounded);
+}
+
+void FreeBlock(void* p, size_t rounded) {
+  if (rounded >= kPageMapMinBytes)
+    UnmapPages(p, rounded);
+  else
+    std::free(p);
+}
 
 bool CheckSize(size_t size) {
   if (size == 0) {
@@ -27,7 +42,7 @@ bool CheckSize(size_t size) {
 }  // namespace
 
 DeviceMemory::~DeviceMemory() {
-  for (auto& [ptr, size] : device_blocks_) std::free(ptr);
+  for (auto& [ptr, size] : device_blocks_) FreeBlock(ptr, size);
   for (auto& [ptr, size] : host_blocks_) std::free(ptr);
 }
 
@@ -44,7 +59,7 @@ aclError DeviceMemory::Malloc(size_t size, void** ptr) {
     SetRecentErrMsg(fmt::format("device out of memory: requested {} bytes, {} of {} in use", size, in_use_, limit_));
     return ACL_ERROR_RT_MEMORY_ALLOCATION;
   }
-  void* p = std::aligned_alloc(kDeviceMemAlign, rounded);
+  void* p = AllocBlock(rounded);
   if (p == nullptr) {
     SetRecentErrMsg(
         fmt::format("device out of memory: requested {} bytes, host allocation "
@@ -63,6 +78,7 @@ aclError DeviceMemory::Free(void* ptr) {
     SetRecentErrMsg("aclrtFree: devPtr is null");
     return ACL_ERROR_INVALID_PARAM;
   }
+  size_t rounded = 0;
   {
     std::lock_guard<std::mutex> lk(mu_);
     auto it = device_blocks_.find(ptr);
@@ -70,10 +86,11 @@ aclError DeviceMemory::Free(void* ptr) {
       SetRecentErrMsg(fmt::format("aclrtFree: {} is not a device allocation (or already freed)", ptr));
       return ACL_ERROR_RT_MEMORY_FREE;
     }
-    in_use_ -= it->second;
+    rounded = it->second;
+    in_use_ -= rounded;
     device_blocks_.erase(it);
   }
-  std::free(ptr);
+  FreeBlock(ptr, rounded);
   return ACL_SUCCESS;
 }
 

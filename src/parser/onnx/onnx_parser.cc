@@ -5,17 +5,25 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/version_converter/convert.h>
 
+#include <climits>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include <onnx/onnx-data.pb.h>
+#include "base/host_memory.h"
 #include "base/log.h"
+#include "base/page_map.h"
+#include "base/trace.h"
 
 #include "graph/tensor_seq.h"
 #include "parser/onnx/gradient_expansion.h"
+#include "parser/onnx/raw_data_split.h"
 #include "parser/onnx/tensor_proto.h"
 
 namespace ge {
@@ -50,7 +58,7 @@ Status ParseValueInfo(const onnx::ValueInfoProto& vi, TensorDesc* desc) {
 }
 
 Status ParseGraph(const onnx::GraphProto& gp, const std::string& base_dir, bool is_subgraph,
-                  std::shared_ptr<Graph>* out, onnx::GraphProto* release = nullptr);
+                  std::shared_ptr<Graph>* out, onnx::GraphProto* release = nullptr, const RawDataMap* raw = nullptr);
 
 Status ParseAttr(const onnx::AttributeProto& a, const std::string& base_dir, AttrValue* v) {
   using A = onnx::AttributeProto;
@@ -189,12 +197,48 @@ Status ParseNode(const onnx::NodeProto& n, size_t index, const std::string& base
 }
 
 Status ParseGraph(const onnx::GraphProto& gp, const std::string& base_dir, bool is_subgraph,
-                  std::shared_ptr<Graph>* out, onnx::GraphProto* release) {
+                  std::shared_ptr<Graph>* out, onnx::GraphProto* release, const RawDataMap* raw) {
   auto g = std::make_shared<Graph>(gp.name().empty() ? "main" : gp.name());
+  // Raw bytes kept outside the message (raw_data_split.h), where the placeholder stands for them,
+  // are copied into one block for all of them: one huge-page mapping populated at once
+  // (base/page_map.h) instead of a buffer each, first touched 4 KiB at a time.
+  std::vector<OutsideRawData> outside(static_cast<size_t>(gp.initializer_size()));
+  std::vector<bool> has_outside(outside.size(), false);
+  size_t block_bytes = 0;
+  constexpr size_t kAlign = 64;
+  for (int i = 0; raw != nullptr && i < gp.initializer_size(); ++i) {
+    const auto& init = gp.initializer(i);
+    if (init.raw_data().size() != 1 || init.raw_data()[0] != '\0') continue;
+    auto it = raw->find(init.name());
+    if (it == raw->end()) continue;
+    outside[i].bytes = it->second;
+    has_outside[i] = true;
+    block_bytes += (it->second.size() + kAlign - 1) / kAlign * kAlign;
+  }
+  if (block_bytes > 0) {
+    ReserveHostMemory(static_cast<int64_t>(block_bytes));  // accounted like any tensor's bytes
+    auto* block = static_cast<uint8_t*>(MapPages(block_bytes));
+    if (block == nullptr) {
+      ReleaseHostMemory(static_cast<int64_t>(block_bytes));
+      throw std::bad_alloc();
+    }
+    std::shared_ptr<void> owner(block, [block_bytes](void* p) {
+      UnmapPages(p, block_bytes);
+      ReleaseHostMemory(static_cast<int64_t>(block_bytes));
+    });
+    size_t offset = 0;
+    for (size_t i = 0; i < outside.size(); ++i) {
+      if (!has_outside[i]) continue;
+      outside[i].owner = owner;
+      outside[i].dest = block + offset;
+      offset += (outside[i].bytes.size() + kAlign - 1) / kAlign * kAlign;
+    }
+  }
   for (int i = 0; i < gp.initializer_size(); ++i) {
     const auto& init = gp.initializer(i);
     HostTensor t;
-    GE_RETURN_IF_ERROR(TensorFromProto(init, base_dir, &t).Prepend(fmt::format("initializer '{}': ", init.name())));
+    GE_RETURN_IF_ERROR(TensorFromProto(init, base_dir, &t, has_outside[i] ? &outside[i] : nullptr)
+                           .Prepend(fmt::format("initializer '{}': ", init.name())));
     g->AddConstant(init.name(), std::move(t));
     if (release != nullptr) {  // swapped out, so that its buffers are freed, not kept as capacity
       onnx::TensorProto emptied;
@@ -317,14 +361,40 @@ Status Guarded(F&& f) {
 }
 
 Status LoadParsedModel(onnx::ModelProto* model, const std::string& base_dir, std::shared_ptr<Graph>* graph,
-                       const OnnxLoadOptions& options) {
+                       const OnnxLoadOptions& options, const RawDataMap* raw = nullptr) {
   if (!model->has_graph()) return InvalidArgument("the model has no graph");
-  GE_RETURN_IF_ERROR(CheckAndConvert(model, options, base_dir));
+  {
+    trace::Step step("check and convert");
+    GE_RETURN_IF_ERROR(CheckAndConvert(model, options, base_dir));
+  }
   GE_RETURN_IF_ERROR(ExpandGradientNodes(model->mutable_graph()));
+  trace::Step step("graph");
   // The main graph's initializers, each freed from the message once converted: a model's
   // weights are not held twice (message and graph) while loading.
-  GE_RETURN_IF_ERROR(ParseGraph(model->graph(), base_dir, false, graph, model->mutable_graph()));
+  GE_RETURN_IF_ERROR(ParseGraph(model->graph(), base_dir, false, graph, model->mutable_graph(), raw));
   return Status::Ok();
+}
+
+// Initializers' raw_data of at least this many bytes stays outside the message (raw_data_split.h).
+constexpr size_t kOutsideRawBytes = size_t{64} << 10;
+
+// Parses a serialized ModelProto (its large raw_data kept in `bytes`, which must outlive the
+// call) and converts it into a graph.
+Status ParseAndLoad(std::string_view bytes, const std::string& base_dir, std::shared_ptr<Graph>* graph,
+                    const OnnxLoadOptions& options) {
+  onnx::ModelProto model;
+  SplitModel split;
+  bool outside = false, parsed = false;
+  {
+    trace::Step step("protobuf parse");
+    outside = SplitLargeRawData(bytes, kOutsideRawBytes, &split);
+    parsed = outside ? model.ParseFromString(split.message)
+                     : bytes.size() <= static_cast<size_t>(INT_MAX) &&
+                           model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+  }
+  if (!parsed) return InvalidArgument("not a valid ONNX model (protobuf parse failed; truncated or corrupted file?)");
+  split.message = std::string();
+  return LoadParsedModel(&model, base_dir, graph, options, outside ? &split.raw : nullptr);
 }
 
 }  // namespace
@@ -332,27 +402,40 @@ Status LoadParsedModel(onnx::ModelProto* model, const std::string& base_dir, std
 Status LoadOnnxModelFromBytes(const std::string& bytes, const std::string& base_dir, std::shared_ptr<Graph>* graph,
                               const OnnxLoadOptions& options) {
   return Guarded([&] {
-    onnx::ModelProto model;
     if (bytes.empty()) return InvalidArgument("the file is empty");
-    if (!model.ParseFromString(bytes))
-      return InvalidArgument("not a valid ONNX model (protobuf parse failed; truncated or corrupted file?)");
-    return LoadParsedModel(&model, base_dir, graph, options);
+    return ParseAndLoad(bytes, base_dir, graph, options);
   });
 }
 
-// Parses straight from the file: no copy of the file's bytes besides the protobuf message (a
-// model's weights are held twice at most while loading: the message and the graph).
+// The file is read into one huge-page buffer (base/page_map.h) and parsed with its large
+// raw_data left there (raw_data_split.h): a model's weights are held twice at most while loading
+// (the file's bytes and the graph).
 Status LoadOnnxModel(const std::string& path, std::shared_ptr<Graph>* graph, const OnnxLoadOptions& options) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return InvalidArgument("{}: is a directory, not a model file", path);
-  std::ifstream f(path, std::ios::binary);
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
   if (!f) return InvalidArgument("{}: cannot open file", path);
   Status st = Guarded([&] {
-    if (f.peek() == std::ifstream::traits_type::eof()) return InvalidArgument("the file is empty");
-    onnx::ModelProto model;
-    if (!model.ParseFromIstream(&f))
-      return InvalidArgument("not a valid ONNX model (protobuf parse failed; truncated or corrupted file?)");
-    return LoadParsedModel(&model, DirOf(path), graph, options);
+    const std::streamoff size = f.tellg();
+    if (size == 0) return InvalidArgument("the file is empty");
+    if (size < 0 || size > INT_MAX) {  // protobuf's limit: streamed, it says what it can
+      f.clear();
+      f.seekg(0);
+      onnx::ModelProto model;
+      if (!model.ParseFromIstream(&f))
+        return InvalidArgument("not a valid ONNX model (protobuf parse failed; truncated or corrupted file?)");
+      return LoadParsedModel(&model, DirOf(path), graph, options);
+    }
+    const size_t n = static_cast<size_t>(size);
+    std::unique_ptr<char, std::function<void(char*)>> buf(static_cast<char*>(MapPages(n)),
+                                                          [n](char* p) { UnmapPages(p, n); });
+    if (buf == nullptr) throw std::bad_alloc();
+    f.seekg(0);
+    {
+      trace::Step step("read file");
+      if (!f.read(buf.get(), size)) return InvalidArgument("cannot read the file");
+    }
+    return ParseAndLoad(std::string_view(buf.get(), n), DirOf(path), graph, options);
   });
   if (!st.ok()) st.Prepend(path + ": ");
   return st;

@@ -139,7 +139,8 @@ Status FillTyped(const onnx::TensorProto& p, DataType dt, HostTensor* out) {
 
 }  // namespace
 
-Status TensorFromProto(const onnx::TensorProto& p, const std::string& base_dir, HostTensor* out) {
+Status TensorFromProto(const onnx::TensorProto& p, const std::string& base_dir, HostTensor* out,
+                       const OutsideRawData* raw) {
   DataType dt = FromOnnxDataType(p.data_type());
   if (dt == DT_UNDEFINED) return Unsupported("tensor '{}': unsupported ONNX data type {}", p.name(), p.data_type());
   std::vector<int64_t> dims(p.dims().begin(), p.dims().end());
@@ -157,16 +158,23 @@ Status TensorFromProto(const onnx::TensorProto& p, const std::string& base_dir, 
     if (bytes.size() != expect)
       return InvalidArgument("tensor '{}': external data has {} bytes, shape {} needs {}", p.name(), bytes.size(),
                              shape.ToString(), expect);
-    *out = HostTensor(dt, shape);
-    if (expect) std::memcpy(out->mutable_data(), bytes.data(), expect);
+    *out = HostTensor::FromBytes(dt, shape, bytes.data(), bytes.size());  // copied, not zero-filled first
     return Status::Ok();
   }
-  if (p.has_raw_data() && dt != DT_STRING) {
-    if (p.raw_data().size() != expect)
-      return InvalidArgument("tensor '{}': raw_data has {} bytes, shape {} of {} needs {}", p.name(),
-                             p.raw_data().size(), shape.ToString(), DataTypeName(dt), expect);
-    *out = HostTensor(dt, shape);
-    if (expect) std::memcpy(out->mutable_data(), p.raw_data().data(), expect);
+  if ((raw != nullptr || p.has_raw_data()) && dt != DT_STRING) {
+    const std::string_view bytes = raw != nullptr ? raw->bytes : std::string_view(p.raw_data());
+    if (bytes.size() != expect)
+      return InvalidArgument("tensor '{}': raw_data has {} bytes, shape {} of {} needs {}", p.name(), bytes.size(),
+                             shape.ToString(), DataTypeName(dt), expect);
+    if (raw != nullptr && raw->dest != nullptr && expect > 0) {  // into the graph's initializer block
+      std::memcpy(raw->dest, bytes.data(), expect);
+      TensorDesc desc;
+      desc.dtype = dt;
+      desc.shape = shape;
+      *out = HostTensor::Aliasing(std::move(desc), raw->owner, raw->dest, expect);
+      return Status::Ok();
+    }
+    *out = HostTensor::FromBytes(dt, shape, bytes.data(), bytes.size());
     return Status::Ok();
   }
   if (FieldValues(p, dt) != shape.GetShapeSize())
