@@ -480,6 +480,10 @@ std::shared_ptr<Graph> ReadGraph(Reader& r, WeightSection& ws, int depth) {
     std::optional<HostTensor> constant;
     if (kind == kBlob || kind == kReleased) {
       TensorDesc cd = ReadDesc(r, what.c_str());
+      // Kernels read a constant by the value's desc: it must be the constant's (a mutated file
+      // gave a Softmax a [1, 10] desc over a smaller constant: a heap read past its bytes).
+      if (r.ok() && (cd.dtype != desc.dtype || !(cd.shape == desc.shape)))
+        r.Fail(fmt::format("{}: the value is {} but its constant is {}", what, desc.ToString(), cd.ToString()));
       if (kind == kBlob) {
         constant = WeightTensor(r, ws, cd, r.U32(), what);
       } else if (r.ok()) {

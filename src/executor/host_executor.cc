@@ -70,9 +70,22 @@ Status HostExecutor::Init() {
   if (aclrtCreateStream(&stream_) != ACL_SUCCESS) return Internal("cannot create a stream: {}", aclGetRecentErrMsg());
   allocator_ = std::make_unique<rt::CachingAllocator>();
   slots_.resize(graph_->num_values());
+  const auto readers = graph_->Consumers();
+  std::vector<bool> is_output(graph_->num_values(), false);
+  for (ValueId v : graph_->outputs())
+    if (v >= 0 && static_cast<size_t>(v) < is_output.size()) is_output[v] = true;
   for (ValueId v = 0; v < static_cast<ValueId>(graph_->num_values()); ++v) {
     const Value& val = graph_->value(v);
     if (!val.constant) continue;
+    // A constant whose bytes were released (an offline model's constants that only sink
+    // segments read) has nothing to upload: a node here reading it would read past a 1-byte
+    // buffer (a mutated .gem did: heap-buffer-overflow in Softmax, gem harness).
+    if (val.constant->data() == nullptr && val.constant->NumElements() != 0 &&
+        (!readers[v].empty() || is_output[v]))
+      return InvalidArgument("value '{}' ({}) is a constant without bytes (released), but {} reads it", val.name,
+                             val.constant->desc().ToString(),
+                             readers[v].empty() ? std::string("the graph's output")
+                                                : NodeLabel(graph_->node(readers[v][0].first)));
     void* dev = nullptr;
     GE_RETURN_IF_ERROR(UploadConstant(*val.constant, &dev, &slots_[v].tensor));
     if (dev) constant_buffers_.push_back(dev);

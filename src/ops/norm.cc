@@ -105,6 +105,19 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   for (int d = kKind == K::kLayer ? split : 2; d < t.rank; ++d) t.inner *= x.GetDim(d);
   t.scale_numel = Numel(ctx, 1);
   t.bias_numel = ctx->GetComputeNodeInputNum() > 2 ? Numel(ctx, 2) : 0;
+  // Per-channel inputs are read at every channel of X: BatchNormalization's scale, B, mean and
+  // var, InstanceNormalization's scale and B hold exactly C values.
+  if (kKind == K::kBatch || kKind == K::kInstance) {
+    static constexpr const char* kNames[] = {"", "scale", "B", "input_mean", "input_var"};
+    const size_t count = kKind == K::kBatch ? 5 : 3;
+    for (size_t i = 1; i < count; ++i) {
+      const auto* s = ctx->GetInputShape(i);
+      if (s == nullptr || s->GetStorageShape().GetShapeSize() != t.chan)
+        return InferFail(fmt::format("expected input {} to hold {} values (the channels of X {}), got {}", kNames[i],
+                                     t.chan, ShapeToString(x),
+                                     s == nullptr ? std::string("none") : ShapeToString(s->GetStorageShape())));
+    }
+  }
   return SetTiling(ctx, t);
 }
 

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -110,6 +112,52 @@ TEST(FuzzRegression, SplitToSequenceRejectsANonPositiveChunk) {
     EXPECT_FALSE(st.ok());
     EXPECT_NE(st.message().find("positive chunk"), std::string::npos) << st.message();
   }
+}
+
+// BatchNormalization read scale, B, mean and var at every channel of X without checking their
+// lengths: a fuzzed model (X [2, 64, 4, 5], the others of 3 values or a scalar) read past them
+// (heap-buffer-overflow in norm.cc, onnx_model harness; fuzz/regressions/onnx_model/batchnorm_short_scale.onnx).
+TEST(FuzzRegression, BatchNormChecksItsPerChannelInputs) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {-1, 4, 2});
+  for (const char* name : {"s", "b", "mean", "var"}) AddInput(g, name, onnx::TensorProto::FLOAT, {-1});
+  AddNode(g, "BatchNormalization", {"X", "s", "b", "mean", "var"}, {"Y"});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 3);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  std::vector<HostTensor> out;
+  const HostTensor x = F32({1, 4, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
+  const HostTensor four = F32({4}, {1, 1, 1, 1}), three = F32({3}, {1, 1, 1});
+  Status st = model->Run({x, three, four, four, four}, &out);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("expected input scale to hold 4 values (the channels of X [1, 4, 2]), got [3]"),
+            std::string::npos)
+      << st.message();
+  st = model->Run({x, four, four, four, three}, &out);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("expected input input_var to hold 4 values"), std::string::npos) << st.message();
+  // Right lengths: (x - 1) / sqrt(1 + eps) * 1 + 1 = x within float rounding.
+  st = model->Run({x, four, four, four, four}, &out);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_NEAR(out[0].data_as<float>()[7], 8.f, 1e-4f);
+}
+
+// A mutated .gem whose host-run Softmax reads a constant the file marks as released (no bytes,
+// kept only for sink segments): the host executor uploaded one byte for it and the Softmax read
+// past it (heap-buffer-overflow, gem harness). Now the load fails naming the value and reader.
+TEST(FuzzRegression, HostNodeReadingAReleasedConstantIsAnError) {
+  const std::string path = std::string(GE_SOURCE_DIR) + "/fuzz/regressions/gem/host_reads_released_constant.gem";
+  std::ifstream f(path, std::ios::binary);
+  ASSERT_TRUE(f) << path;
+  const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::unique_ptr<Model> model;
+  Status st = Model::LoadFromMemory(bytes.data(), bytes.size(), ModelOptions{}, &model);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("value 'features.0.weight' (float32[8, 3, 3, 3]) is a constant without bytes "
+                              "(released), but node '/Softmax' (Softmax) reads it"),
+            std::string::npos)
+      << st.message();
 }
 
 // ConcatFromSequence trusted its axis and the elements' shapes (the sequence's elements may
