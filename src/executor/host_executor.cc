@@ -80,12 +80,11 @@ Status HostExecutor::Init() {
     // A constant whose bytes were released (an offline model's constants that only sink
     // segments read) has nothing to upload: a node here reading it would read past a 1-byte
     // buffer (a mutated .gem did: heap-buffer-overflow in Softmax, gem harness).
-    if (val.constant->data() == nullptr && val.constant->NumElements() != 0 &&
-        (!readers[v].empty() || is_output[v]))
-      return InvalidArgument("value '{}' ({}) is a constant without bytes (released), but {} reads it", val.name,
-                             val.constant->desc().ToString(),
-                             readers[v].empty() ? std::string("the graph's output")
-                                                : NodeLabel(graph_->node(readers[v][0].first)));
+    if (val.constant->data() == nullptr && val.constant->NumElements() != 0 && (!readers[v].empty() || is_output[v]))
+      return InvalidArgument(
+          "value '{}' ({}) is a constant without bytes (released), but {} reads it", val.name,
+          val.constant->desc().ToString(),
+          readers[v].empty() ? std::string("the graph's output") : NodeLabel(graph_->node(readers[v][0].first)));
     void* dev = nullptr;
     GE_RETURN_IF_ERROR(UploadConstant(*val.constant, &dev, &slots_[v].tensor));
     if (dev) constant_buffers_.push_back(dev);
