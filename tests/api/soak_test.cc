@@ -2,7 +2,8 @@
 // GE_SOAK_RUNS times (default 10,000, the full soak, about a second in a release build;
 // 2,000 under a sanitizer) on inputs of random batch sizes; every output is compared with a
 // single-threaded run of the same input, and resident memory is sampled: after all runs it must
-// be within 20% (+16 MiB of allocator slack) of what it was after each thread's first 100.
+// be within 20% (+16 MiB of allocator slack) of what it was after each thread's first 100 (not
+// checked under a sanitizer, whose allocator keeps freed memory).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -93,16 +94,17 @@ std::unique_ptr<Model> BuildModel() {
 }
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr int kDefaultRuns = 2000;
+constexpr bool kSanitized = true;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr int kDefaultRuns = 2000;
+constexpr bool kSanitized = true;
 #else
-constexpr int kDefaultRuns = 10000;
+constexpr bool kSanitized = false;
 #endif
 #else
-constexpr int kDefaultRuns = 10000;
+constexpr bool kSanitized = false;
 #endif
+constexpr int kDefaultRuns = kSanitized ? 2000 : 10000;
 
 TEST(Soak, EightThreadsRandomShapesMatchSingleThreadedRuns) {
   const char* env = std::getenv("GE_SOAK_RUNS");
@@ -161,7 +163,9 @@ TEST(Soak, EightThreadsRandomShapesMatchSingleThreadedRuns) {
   EXPECT_EQ(mismatches.load(), 0) << first_problem;
   std::printf("soak: %d threads x %d runs, %d mismatches, %d errors; RSS after %d runs %.1f MiB, at the end %.1f MiB\n",
               kThreads, runs, mismatches.load(), errors.load(), early, rss_early / 1048576.0, rss_end / 1048576.0);
-  if (rss_early > 0) EXPECT_LE(rss_end, rss_early + rss_early / 5 + (int64_t{16} << 20));
+  // Not under a sanitizer: ASan's quarantine holds freed memory back (up to 256 MiB), so resident
+  // memory grows there whatever GE does (99 -> 250 MiB over 16,000 runs in the ASan build).
+  if (rss_early > 0 && !kSanitized) EXPECT_LE(rss_end, rss_early + rss_early / 5 + (int64_t{16} << 20));
 }
 
 }  // namespace
