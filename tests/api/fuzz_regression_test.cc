@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "../ops/ops_test_util.h"
 #include "api/model.h"
 #include "base/host_memory.h"
 #include "onnx/onnx_pb.h"
-#include "../ops/ops_test_util.h"
 #include "parser/onnx/onnx_parser.h"
 
 namespace ge {
