@@ -215,7 +215,7 @@ Status ParseGraph(const onnx::GraphProto& gp, const std::string& base_dir, bool 
     has_outside[i] = true;
     block_bytes += (it->second.size() + kAlign - 1) / kAlign * kAlign;
   }
-  if (block_bytes > 0) {
+  if (block_bytes >= kPageMapMinBytes) {                   // else each tensor its own buffer (and ASan its redzones)
     ReserveHostMemory(static_cast<int64_t>(block_bytes));  // accounted like any tensor's bytes
     auto* block = static_cast<uint8_t*>(MapPages(block_bytes));
     if (block == nullptr) {
@@ -427,8 +427,11 @@ Status LoadOnnxModel(const std::string& path, std::shared_ptr<Graph>* graph, con
       return LoadParsedModel(&model, DirOf(path), graph, options);
     }
     const size_t n = static_cast<size_t>(size);
-    std::unique_ptr<char, std::function<void(char*)>> buf(static_cast<char*>(MapPages(n)),
-                                                          [n](char* p) { UnmapPages(p, n); });
+    std::unique_ptr<char, std::function<void(char*)>> buf =
+        n >= kPageMapMinBytes
+            ? std::unique_ptr<char, std::function<void(char*)>>(static_cast<char*>(MapPages(n)),
+                                                                [n](char* p) { UnmapPages(p, n); })
+            : std::unique_ptr<char, std::function<void(char*)>>(new char[n], [](char* p) { delete[] p; });
     if (buf == nullptr) throw std::bad_alloc();
     f.seekg(0);
     {
