@@ -9,6 +9,7 @@ namespace ge::ops_util {
 
 void VecExp(const float* x, float* y, int64_t n);
 void VecSigmoid(const float* x, float* y, int64_t n);  // 1 / (1 + exp(-x))
+void VecSilu(const float* x, float* y, int64_t n);     // x / (1 + exp(-x))
 void VecTanh(const float* x, float* y, int64_t n);
 void VecErf(const float* x, float* y, int64_t n);
 // y = softmax(x) over n elements (max-subtracted; y may be x).
