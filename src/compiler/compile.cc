@@ -6,11 +6,13 @@
 #include "base/trace.h"
 #include "compiler/check_supported.h"
 #include "compiler/partitioner.h"
+#include "compiler/passes/conv_depthwise_fusion.h"
 #include "compiler/passes/conv_input_scale_fusion.h"
 #include "compiler/passes/layout_nhwc.h"
 #include "compiler/passes/pass_manager.h"
 #include "compiler/specialize_shapes.h"
 #include "compiler/static_inference.h"
+#include "register/op_impl_registry.h"
 #include "runtime/device_init.h"
 
 namespace ge {
@@ -46,6 +48,12 @@ Status Optimize(Graph* graph, const CompileOptions& options, CompiledGraph* out)
       ConvInputScaleFusion scale_fusion;  // reads the NHWC FusedConvs the layout pass made
       bool fused = false;
       GE_RETURN_IF_ERROR(scale_fusion.Run(graph, &fused));
+      const char* dw_env = std::getenv("GE_CONV_DW_FUSION");  // opt-in: see conv_depthwise_fusion.h
+      if (dw_env && std::string(dw_env) == "1" &&
+          gert::DefaultOpImplSpaceRegistryV2::GetInstance().GetSpaceRegistry()->GetOpImpl("FusedConvDw") != nullptr) {
+        ConvDepthwiseFusion dw_fusion;  // the 1x1 + depthwise pairs of inverted residual blocks
+        GE_RETURN_IF_ERROR(dw_fusion.Run(graph, &fused));
+      }
       trace::Step infer_step("static inference");
       GE_RETURN_IF_ERROR(RunStaticInference(graph));
     }
