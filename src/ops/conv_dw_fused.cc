@@ -12,9 +12,9 @@
 // Blocks split channels, not rows, so no block recomputes another's halo rows; each reads all of
 // X (C is the small side of the pair).
 // Status: correct (PyTorch's outputs, ctest models_dw_fusion) but opt-in (GE_CONV_DW_FUSION=1):
-// slower than oneDNN's two JIT primitives, mostly in the depthwise taps (mobilenet_v2's
-// 14x14x64 -> 384 pair: 87 us fused against 78 us apart; the whole model 5.2 -> 5.6 ms at one
-// thread). The next steps are in bench/README.md (session 9).
+// slower than oneDNN's two JIT primitives except at 112x112x16 -> 96 stride 2 (500 against 555
+// us), mostly in the depthwise taps (14x14x64 -> 384: 86 us fused against 76 us apart). The next
+// steps are in bench/README.md (session 9).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -120,9 +120,11 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   return ge::GRAPH_SUCCESS;
 }
 
-// Expanded rows kept per slice: one ring of at most ~256 KiB (in L2 beside X's rows and the
-// weights), at least the depthwise window's rows plus one step.
-constexpr int64_t kRingBytes = 256 << 10;
+// Expanded rows kept per slice: the depthwise window's rows plus one fill, a fill being enough
+// rows for max(96, C) pixels (each fill streams the slice's W1 columns once: a 7x7x160 -> 960
+// layer's 614 KB of weights were read twice in fills of 4 rows), within ~1 MiB.
+constexpr int64_t kRingBytes = 1 << 20;
+constexpr int64_t kMaxRingBytes = int64_t{256} << 20;
 
 ge::graphStatus Tiling(gert::TilingContext* ctx) {
   if constexpr (simd::kLanes == 0) return InferFail("FusedConvDw needs AVX2 or AVX-512");
@@ -156,8 +158,22 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   t.pw = std::max(t.pl + t.w, (t.ow - 1) * t.sw + (t.kw - 1) * t.dw + 1);
   int64_t row_bytes = 0;
   if (!ge::CheckedMul<int64_t>(t.pw, t.vecs * simd::kLanes * 4, &row_bytes)) return ge::GRAPH_FAILED;
-  t.fill_rows = std::max<int64_t>(t.sh, std::min<int64_t>(t.h, kRingBytes / row_bytes - window));
+  const int64_t fill_pixels = std::max<int64_t>(96, t.c);  // weights read per fill <= the rows it writes
+  t.fill_rows = std::max<int64_t>(
+      t.sh, std::min({t.h, (fill_pixels + t.w - 1) / t.w, std::max<int64_t>(1, kRingBytes / row_bytes - window)}));
   t.ring_rows = std::min<int64_t>(t.h, window + t.fill_rows);
+  int64_t ring_bytes = 0;  // a per-thread buffer: refused beyond kMaxRingBytes (huge dilations or widths)
+  if (!ge::CheckedMul<int64_t>(t.ring_rows, row_bytes, &ring_bytes) || ring_bytes > kMaxRingBytes)
+    return InferFail(
+        fmt::format("the expanded rows a {}x{} window (dilations {}, {}) reads over {} columns of {} "
+                    "channels need more than {} MiB",
+                    t.kh, t.kw, t.dh, t.dw, t.pw, t.vecs * simd::kLanes, kMaxRingBytes >> 20));
+  for (int i : {2, 4}) {  // the kernel reads M biases
+    const gert::StorageShape* b = ctx->GetInputShape(i);
+    if (b && b->GetStorageShape().GetShapeSize() != t.m)
+      return InferFail(fmt::format("expected the bias B{} to hold {} values, got {}", i == 2 ? 1 : 2, t.m,
+                                   ShapeToString(b->GetStorageShape())));
+  }
   t.y_index = static_cast<int32_t>(ctx->GetComputeNodeInputNum());
   int64_t units = 0;
   if (!ge::CheckedMul<int64_t>(t.n, t.slices, &units)) return ge::GRAPH_FAILED;
@@ -249,54 +265,70 @@ void Expand(const DwTiling& t, const float* x, int64_t rows, const float* w1, co
   }
 }
 
+// NO neighbouring output columns of one output row (stride S, no dilation) for channel vector
+// `off` of the slice, the taps' weights in wv: rp[i] is tap row i at the first column's window,
+// y the first column's output (pixels m floats apart). Each input column is loaded once and
+// feeds every output whose window holds it ((NO - 1) S + KW loads a row instead of NO KW).
+template <int KH, int KW, int S, int NO>
+inline void DepthwiseColumns(const DwTiling& t, const float* const* rp, const Vec* wv, Vec bias, int64_t off,
+                             int64_t ld, float* y) {
+  constexpr int kCols = (NO - 1) * S + KW;
+  Vec acc[NO];
+  for (int q = 0; q < NO; ++q) acc[q] = bias;
+  for (int i = 0; i < KH; ++i) {
+    const float* r = rp[i] + off;
+#pragma GCC unroll 32
+    for (int c = 0; c < kCols; ++c) {
+      const Vec x = simd::Load(r + c * ld);
+#pragma GCC unroll 8
+      for (int j = 0; j < KW; ++j) {
+        const int d = c - j;
+        if (d >= 0 && d % S == 0 && d / S < NO) acc[d / S] = simd::Fma(x, wv[i * KW + j], acc[d / S]);
+      }
+    }
+  }
+  for (int q = 0; q < NO; ++q) simd::Store(y + q * t.m + off, Act(t.act2, t.a20, t.a21, acc[q]));
+}
+
 // One output row of the depthwise convolution over channel vectors [0, nvec) of the slice:
 // rows[i] is the expanded input row of tap row i (a zero row outside the image), rows of t.pw
 // pixels x ld floats whose padding columns hold zeros, so that every tap reads inside its row.
-// y: the output row at the slice's first channel (pixels m floats apart). KH, KW > 0: the
-// window's size known at compile time (taps unrolled, weights in registers); 0: any size.
-template <int KH, int KW, int ACT>
+// y: the output row at the slice's first channel (pixels m floats apart). KH, KW, S > 0: the
+// window and stride known at compile time, no dilation (taps unrolled, the weights in registers
+// across the row, 8, 4, 2 or 1 columns at a time); 0: any window, stride and dilation.
+template <int KH, int KW, int S>
 void DepthwiseRow(const DwTiling& t, const float* const* rows, const float* w2, const float* b2, int64_t ch0,
                   int64_t nvec, int64_t ld, float* y) {
-  const int64_t m = t.m, sw = t.sw, dw = t.dw, ow = t.ow;
-  const int64_t step = sw * ld;  // floats between the inputs of neighbouring output columns
-  // Output columns outermost and the slice's channels inside: consecutive loads walk each input
-  // pixel's channels (channel vectors outermost strided through the rows, 1.5 KB apart at 384
-  // channels, and ran at a quarter of this speed).
-  if constexpr (KH > 0 && KW > 0) {
-    int64_t ox = 0;
-    for (; ox + 4 <= ow; ox += 4) {
-      for (int64_t v = 0; v < nvec; ++v) {
-        const int64_t ch = ch0 + v * L;
-        const Vec bias = b2 ? simd::Load(b2 + ch) : simd::Zero();
-        Vec a0 = bias, a1 = bias, a2 = bias, a3 = bias;
-        for (int i = 0; i < KH; ++i) {
-          const float* r = rows[i] + ox * step + v * L;
-          for (int j = 0; j < KW; ++j) {
-            const float* q = r + j * dw * ld;
-            const Vec wv = simd::Load(w2 + (i * KW + j) * m + ch);
-            a0 = simd::Fma(simd::Load(q), wv, a0);
-            a1 = simd::Fma(simd::Load(q + step), wv, a1);
-            a2 = simd::Fma(simd::Load(q + 2 * step), wv, a2);
-            a3 = simd::Fma(simd::Load(q + 3 * step), wv, a3);
-          }
-        }
-        float* o = y + ox * m + v * L;
-        simd::Store(o, Act(ACT >= 0 ? ACT : t.act2, t.a20, t.a21, a0));
-        simd::Store(o + m, Act(ACT >= 0 ? ACT : t.act2, t.a20, t.a21, a1));
-        simd::Store(o + 2 * m, Act(ACT >= 0 ? ACT : t.act2, t.a20, t.a21, a2));
-        simd::Store(o + 3 * m, Act(ACT >= 0 ? ACT : t.act2, t.a20, t.a21, a3));
+  const int64_t m = t.m, ow = t.ow;
+  const int64_t step = t.sw * ld;  // floats between the inputs of neighbouring output columns
+  if constexpr (KH > 0) {
+    for (int64_t v = 0; v < nvec; ++v) {
+      const int64_t off = v * L, ch = ch0 + off;
+      const Vec bias = b2 ? simd::Load(b2 + ch) : simd::Zero();
+      Vec wv[KH * KW];
+      for (int k = 0; k < KH * KW; ++k) wv[k] = simd::Load(w2 + k * m + ch);
+      const float* rp[KH];
+      auto at = [&](int64_t col) {
+        for (int i = 0; i < KH; ++i) rp[i] = rows[i] + col * step;
+      };
+      int64_t ox = 0;
+      for (; ox + 8 <= ow; ox += 8) {
+        at(ox);
+        DepthwiseColumns<KH, KW, S, 8>(t, rp, wv, bias, off, ld, y + ox * m);
       }
-    }
-    for (; ox < ow; ++ox) {
-      for (int64_t v = 0; v < nvec; ++v) {
-        const int64_t ch = ch0 + v * L;
-        Vec a0 = b2 ? simd::Load(b2 + ch) : simd::Zero();
-        for (int i = 0; i < KH; ++i) {
-          const float* r = rows[i] + ox * step + v * L;
-          for (int j = 0; j < KW; ++j)
-            a0 = simd::Fma(simd::Load(r + j * dw * ld), simd::Load(w2 + (i * KW + j) * m + ch), a0);
-        }
-        simd::Store(y + ox * m + v * L, Act(ACT >= 0 ? ACT : t.act2, t.a20, t.a21, a0));
+      if (ox + 4 <= ow) {
+        at(ox);
+        DepthwiseColumns<KH, KW, S, 4>(t, rp, wv, bias, off, ld, y + ox * m);
+        ox += 4;
+      }
+      if (ox + 2 <= ow) {
+        at(ox);
+        DepthwiseColumns<KH, KW, S, 2>(t, rp, wv, bias, off, ld, y + ox * m);
+        ox += 2;
+      }
+      if (ox < ow) {
+        at(ox);
+        DepthwiseColumns<KH, KW, S, 1>(t, rp, wv, bias, off, ld, y + ox * m);
       }
     }
   } else {
@@ -306,9 +338,9 @@ void DepthwiseRow(const DwTiling& t, const float* const* rows, const float* w2, 
         Vec acc = b2 ? simd::Load(b2 + ch) : simd::Zero();
         for (int64_t i = 0; i < t.kh; ++i)
           for (int64_t j = 0; j < t.kw; ++j)
-            acc = simd::Fma(simd::Load(rows[i] + ox * step + j * dw * ld + v * L),
+            acc = simd::Fma(simd::Load(rows[i] + ox * step + j * t.dw * ld + v * L),
                             simd::Load(w2 + (i * t.kw + j) * m + ch), acc);
-        simd::Store(y + ox * m + v * L, Act(ACT >= 0 ? ACT : t.act2, t.a20, t.a21, acc));
+        simd::Store(y + ox * m + v * L, Act(t.act2, t.a20, t.a21, acc));
       }
   }
 }
@@ -316,22 +348,12 @@ void DepthwiseRow(const DwTiling& t, const float* const* rows, const float* w2, 
 using DepthwiseRowFn = void (*)(const DwTiling&, const float* const*, const float*, const float*, int64_t, int64_t,
                                 int64_t, float*);
 
-template <int KH, int KW>
-DepthwiseRowFn PickAct(int32_t act) {
-  switch (static_cast<ConvAct>(act)) {
-    case ConvAct::kNone: return DepthwiseRow<KH, KW, static_cast<int>(ConvAct::kNone)>;
-    case ConvAct::kRelu: return DepthwiseRow<KH, KW, static_cast<int>(ConvAct::kRelu)>;
-    case ConvAct::kClip: return DepthwiseRow<KH, KW, static_cast<int>(ConvAct::kClip)>;
-    case ConvAct::kHardSwish: return DepthwiseRow<KH, KW, static_cast<int>(ConvAct::kHardSwish)>;
-    case ConvAct::kSwish: return DepthwiseRow<KH, KW, static_cast<int>(ConvAct::kSwish)>;
-    default: return DepthwiseRow<KH, KW, -1>;  // the activation chosen at run time
-  }
-}
-
 DepthwiseRowFn PickDepthwiseRow(const DwTiling& t) {
-  if (t.kh == 3 && t.kw == 3) return PickAct<3, 3>(t.act2);
-  if (t.kh == 5 && t.kw == 5) return PickAct<5, 5>(t.act2);
-  return DepthwiseRow<0, 0, -1>;
+  if (t.dw == 1 && t.kh == t.kw && (t.kh == 3 || t.kh == 5) && (t.sw == 1 || t.sw == 2)) {
+    if (t.kh == 3) return t.sw == 1 ? DepthwiseRow<3, 3, 1> : DepthwiseRow<3, 3, 2>;
+    return t.sw == 1 ? DepthwiseRow<5, 5, 1> : DepthwiseRow<5, 5, 2>;
+  }
+  return DepthwiseRow<0, 0, 0>;
 }
 
 void Kernel(const aclrtKernelArgs* args) {
