@@ -3,7 +3,7 @@
 // residual block, MobileNetV2/V3, EfficientNet):
 //   E = act1(X * W1 + B1)             X [N, H, W, C] times the [C, M] filters, per pixel
 //                                     (W1 [M / 16, C, 16]: panels of 16 filters, C by C)
-//   Y = act2(depthwise(E, W2) + B2)    W2 [KH * KW, M], any stride, pads and dilations
+//   Y = act2(depthwise(E, W2) + B2)    W2 [KH * KW, M]: 3x3 or 5x5, stride 1 or 2, any pads
 // E never reaches memory: each block owns a slice of the M channels (whole vectors) and walks the
 // output rows, computing the expanded rows the next output row needs into a small ring of rows
 // (a few rows x W x the slice: L1/L2-sized) just before the depthwise taps read them. Apart the
@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <vector>
 
@@ -26,6 +27,8 @@
 #include "ops/op_util.h"
 #include "ops/simd.h"
 
+// The kernel exists only with vector lanes; the op is registered only then (the pass checks).
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 namespace ge::ops_conv_dw {
 using namespace ge::ops_util;
 
@@ -35,7 +38,7 @@ enum Attr { kKernelShape, kStrides, kPads, kDilations, kActivation, kActivationP
 
 struct DwTiling {
   int64_t n, h, w, c, m, oh, ow;
-  int64_t kh, kw, sh, sw, dh, dw, pt, pl;
+  int64_t kh, kw, sh, sw, pt, pl;  // kh == kw, no dilation (SupportedWindow)
   int32_t act1, act2;
   float a10, a11, a20, a21;
   int64_t vecs;       // vectors of channels per slice (the last slice may hold fewer)
@@ -46,15 +49,13 @@ struct DwTiling {
   int32_t y_index;
 };
 
-// The supported activations (the rest stay two FusedConvs).
+// The activations the kernel computes: those of the networks it is tested on (mobilenet_v2,
+// mobilenet_v3_small, efficientnet_b0 against PyTorch); conv-depthwise-fusion lists the same.
 bool VectorAct(ConvAct a) {
   switch (a) {
     case ConvAct::kNone:
     case ConvAct::kRelu:
-    case ConvAct::kLeakyRelu:
     case ConvAct::kClip:
-    case ConvAct::kSigmoid:
-    case ConvAct::kHardSigmoid:
     case ConvAct::kHardSwish:
     case ConvAct::kSwish: return true;
     default: return false;
@@ -86,6 +87,12 @@ bool ReadGeometry(const gert::RuntimeAttrs* a, Geometry* g) {
          g->pr < 1024 && g->dh < 1024 && g->dw < 1024 && g->sh < 1024 && g->sw < 1024;
 }
 
+// The windows the depthwise rows are unrolled for: 3x3 or 5x5, strides 1 or 2, no dilation.
+bool SupportedWindow(const Geometry& g) {
+  return g.kh == g.kw && (g.kh == 3 || g.kh == 5) && (g.sh == 1 || g.sh == 2) && (g.sw == 1 || g.sw == 2) &&
+         g.dh == 1 && g.dw == 1;
+}
+
 // Output extent of one spatial dim (-1 for an unknown input dim, 0 or less when empty).
 int64_t OutDim(int64_t in, int64_t k, int64_t s, int64_t d, int64_t p0, int64_t p1) {
   if (in < 0) return -1;
@@ -99,6 +106,11 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   if (!x || !w1 || !w2) return InferFail("missing input X, W1 or W2");
   Geometry g;
   if (!ReadGeometry(ctx->GetAttrs(), &g)) return InferFail("invalid kernel_shape, strides, pads or dilations");
+  if (!SupportedWindow(g))
+    return InferFail(
+        fmt::format("expected a 3x3 or 5x5 window, strides 1 or 2 and no dilation, got {}x{}, strides "
+                    "[{}, {}], dilations [{}, {}]",
+                    g.kh, g.kw, g.sh, g.sw, g.dh, g.dw));
   if (x->GetDimNum() != 4 || w1->GetDimNum() != 3 || w2->GetDimNum() != 2 || w1->GetDim(2) != kPanel)
     return InferFail(fmt::format("expected X [N, H, W, C], W1 [M / 16, C, 16] and W2 [KH * KW, M], got {}, {} and {}",
                                  ShapeToString(*x), ShapeToString(*w1), ShapeToString(*w2)));
@@ -127,14 +139,14 @@ constexpr int64_t kRingBytes = 1 << 20;
 constexpr int64_t kMaxRingBytes = int64_t{256} << 20;
 
 ge::graphStatus Tiling(gert::TilingContext* ctx) {
-  if constexpr (simd::kLanes == 0) return InferFail("FusedConvDw needs AVX2 or AVX-512");
   const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
   const gert::Shape& w1 = ctx->GetInputShape(1)->GetStorageShape();
   const gert::Shape& w2 = ctx->GetInputShape(3)->GetStorageShape();
   Geometry g;
   DwTiling t{};
   const auto* a = ctx->GetAttrs();
-  if (!ReadGeometry(a, &g) || !ReadAct(a, kExpandAct, kExpandActParams, &t.act1, &t.a10, &t.a11) ||
+  if (!ReadGeometry(a, &g) || !SupportedWindow(g) ||
+      !ReadAct(a, kExpandAct, kExpandActParams, &t.act1, &t.a10, &t.a11) ||
       !ReadAct(a, kActivation, kActivationParams, &t.act2, &t.a20, &t.a21))
     return InferFail("invalid attributes");
   if (x.GetDimNum() != 4 || w1.GetDimNum() != 3 || w2.GetDimNum() != 2 || w1.GetDim(2) != kPanel)
@@ -145,7 +157,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
                                  ShapeToString(w1), ShapeToString(w2)));
   if (t.m <= 0 || t.m % simd::kLanes != 0 || t.c <= 0)
     return InferFail(fmt::format("expected a multiple of {} channels, got {}", simd::kLanes, t.m));
-  t.kh = g.kh, t.kw = g.kw, t.sh = g.sh, t.sw = g.sw, t.dh = g.dh, t.dw = g.dw, t.pt = g.pt, t.pl = g.pl;
+  t.kh = g.kh, t.kw = g.kw, t.sh = g.sh, t.sw = g.sw, t.pt = g.pt, t.pl = g.pl;
   t.oh = OutDim(t.h, g.kh, g.sh, g.dh, g.pt, g.pb);
   t.ow = OutDim(t.w, g.kw, g.sw, g.dw, g.pl, g.pr);
   if (t.h <= 0 || t.w <= 0 || t.oh <= 0 || t.ow <= 0) return InferFail("empty spatial dims");
@@ -154,8 +166,8 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   t.slices = std::min<int64_t>(vectors, std::max<int64_t>(1, blocks / std::max<int64_t>(1, t.n)));
   t.vecs = (vectors + t.slices - 1) / t.slices;
   t.slices = (vectors + t.vecs - 1) / t.vecs;
-  const int64_t window = (t.kh - 1) * t.dh + 1;
-  t.pw = std::max(t.pl + t.w, (t.ow - 1) * t.sw + (t.kw - 1) * t.dw + 1);
+  const int64_t window = t.kh;
+  t.pw = std::max(t.pl + t.w, (t.ow - 1) * t.sw + t.kw);
   int64_t row_bytes = 0;
   if (!ge::CheckedMul<int64_t>(t.pw, t.vecs * simd::kLanes * 4, &row_bytes)) return ge::GRAPH_FAILED;
   const int64_t fill_pixels = std::max<int64_t>(96, t.c);  // weights read per fill <= the rows it writes
@@ -165,9 +177,9 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   int64_t ring_bytes = 0;  // a per-thread buffer: refused beyond kMaxRingBytes (huge dilations or widths)
   if (!ge::CheckedMul<int64_t>(t.ring_rows, row_bytes, &ring_bytes) || ring_bytes > kMaxRingBytes)
     return InferFail(
-        fmt::format("the expanded rows a {}x{} window (dilations {}, {}) reads over {} columns of {} "
-                    "channels need more than {} MiB",
-                    t.kh, t.kw, t.dh, t.dw, t.pw, t.vecs * simd::kLanes, kMaxRingBytes >> 20));
+        fmt::format("the expanded rows a {}x{} window reads over {} columns of {} channels need more "
+                    "than {} MiB",
+                    t.kh, t.kw, t.pw, t.vecs * simd::kLanes, kMaxRingBytes >> 20));
   for (int i : {2, 4}) {  // the kernel reads M biases
     const gert::StorageShape* b = ctx->GetInputShape(i);
     if (b && b->GetStorageShape().GetShapeSize() != t.m)
@@ -182,7 +194,6 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   return SetTiling(ctx, t);
 }
 
-#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 using simd::Vec;
 constexpr int64_t L = simd::kLanes;
 // Pixels per expand tile: accumulators for NP pixels x 2 vectors, 2 weight vectors and the
@@ -293,67 +304,51 @@ inline void DepthwiseColumns(const DwTiling& t, const float* const* rp, const Ve
 // One output row of the depthwise convolution over channel vectors [0, nvec) of the slice:
 // rows[i] is the expanded input row of tap row i (a zero row outside the image), rows of t.pw
 // pixels x ld floats whose padding columns hold zeros, so that every tap reads inside its row.
-// y: the output row at the slice's first channel (pixels m floats apart). KH, KW, S > 0: the
-// window and stride known at compile time, no dilation (taps unrolled, the weights in registers
-// across the row, 8, 4, 2 or 1 columns at a time); 0: any window, stride and dilation.
+// y: the output row at the slice's first channel (pixels m floats apart). The window and stride
+// are known at compile time (taps unrolled, the weights in registers across the row, 8, 4, 2 or
+// 1 columns at a time).
 template <int KH, int KW, int S>
 void DepthwiseRow(const DwTiling& t, const float* const* rows, const float* w2, const float* b2, int64_t ch0,
                   int64_t nvec, int64_t ld, float* y) {
   const int64_t m = t.m, ow = t.ow;
   const int64_t step = t.sw * ld;  // floats between the inputs of neighbouring output columns
-  if constexpr (KH > 0) {
-    for (int64_t v = 0; v < nvec; ++v) {
-      const int64_t off = v * L, ch = ch0 + off;
-      const Vec bias = b2 ? simd::Load(b2 + ch) : simd::Zero();
-      Vec wv[KH * KW];
-      for (int k = 0; k < KH * KW; ++k) wv[k] = simd::Load(w2 + k * m + ch);
-      const float* rp[KH];
-      auto at = [&](int64_t col) {
-        for (int i = 0; i < KH; ++i) rp[i] = rows[i] + col * step;
-      };
-      int64_t ox = 0;
-      for (; ox + 8 <= ow; ox += 8) {
-        at(ox);
-        DepthwiseColumns<KH, KW, S, 8>(t, rp, wv, bias, off, ld, y + ox * m);
-      }
-      if (ox + 4 <= ow) {
-        at(ox);
-        DepthwiseColumns<KH, KW, S, 4>(t, rp, wv, bias, off, ld, y + ox * m);
-        ox += 4;
-      }
-      if (ox + 2 <= ow) {
-        at(ox);
-        DepthwiseColumns<KH, KW, S, 2>(t, rp, wv, bias, off, ld, y + ox * m);
-        ox += 2;
-      }
-      if (ox < ow) {
-        at(ox);
-        DepthwiseColumns<KH, KW, S, 1>(t, rp, wv, bias, off, ld, y + ox * m);
-      }
+  for (int64_t v = 0; v < nvec; ++v) {
+    const int64_t off = v * L, ch = ch0 + off;
+    const Vec bias = b2 ? simd::Load(b2 + ch) : simd::Zero();
+    Vec wv[KH * KW];
+    for (int k = 0; k < KH * KW; ++k) wv[k] = simd::Load(w2 + k * m + ch);
+    const float* rp[KH];
+    auto at = [&](int64_t col) {
+      for (int i = 0; i < KH; ++i) rp[i] = rows[i] + col * step;
+    };
+    int64_t ox = 0;
+    for (; ox + 8 <= ow; ox += 8) {
+      at(ox);
+      DepthwiseColumns<KH, KW, S, 8>(t, rp, wv, bias, off, ld, y + ox * m);
     }
-  } else {
-    for (int64_t ox = 0; ox < ow; ++ox)
-      for (int64_t v = 0; v < nvec; ++v) {
-        const int64_t ch = ch0 + v * L;
-        Vec acc = b2 ? simd::Load(b2 + ch) : simd::Zero();
-        for (int64_t i = 0; i < t.kh; ++i)
-          for (int64_t j = 0; j < t.kw; ++j)
-            acc = simd::Fma(simd::Load(rows[i] + ox * step + j * t.dw * ld + v * L),
-                            simd::Load(w2 + (i * t.kw + j) * m + ch), acc);
-        simd::Store(y + ox * m + v * L, Act(t.act2, t.a20, t.a21, acc));
-      }
+    if (ox + 4 <= ow) {
+      at(ox);
+      DepthwiseColumns<KH, KW, S, 4>(t, rp, wv, bias, off, ld, y + ox * m);
+      ox += 4;
+    }
+    if (ox + 2 <= ow) {
+      at(ox);
+      DepthwiseColumns<KH, KW, S, 2>(t, rp, wv, bias, off, ld, y + ox * m);
+      ox += 2;
+    }
+    if (ox < ow) {
+      at(ox);
+      DepthwiseColumns<KH, KW, S, 1>(t, rp, wv, bias, off, ld, y + ox * m);
+    }
   }
 }
 
 using DepthwiseRowFn = void (*)(const DwTiling&, const float* const*, const float*, const float*, int64_t, int64_t,
                                 int64_t, float*);
 
-DepthwiseRowFn PickDepthwiseRow(const DwTiling& t) {
-  if (t.dw == 1 && t.kh == t.kw && (t.kh == 3 || t.kh == 5) && (t.sw == 1 || t.sw == 2)) {
-    if (t.kh == 3) return t.sw == 1 ? DepthwiseRow<3, 3, 1> : DepthwiseRow<3, 3, 2>;
-    return t.sw == 1 ? DepthwiseRow<5, 5, 1> : DepthwiseRow<5, 5, 2>;
-  }
-  return DepthwiseRow<0, 0, 0>;
+DepthwiseRowFn PickDepthwiseRow(const DwTiling& t) {  // the windows SupportedWindow admits
+  if (t.kh == 3) return t.sw == 1 ? DepthwiseRow<3, 3, 1> : DepthwiseRow<3, 3, 2>;
+  return t.sw == 1 ? DepthwiseRow<5, 5, 1> : DepthwiseRow<5, 5, 2>;
 }
 
 void Kernel(const aclrtKernelArgs* args) {
@@ -369,13 +364,20 @@ void Kernel(const aclrtKernelArgs* args) {
   thread_local std::vector<float> ring, zero_row;  // zero_row: the padding rows above and below
   if (ring.size() < static_cast<size_t>(t.ring_rows * row)) ring.resize(static_cast<size_t>(t.ring_rows * row));
   if (zero_row.size() < static_cast<size_t>(row)) zero_row.assign(static_cast<size_t>(row), 0.f);  // never written
-  for (int64_t r = 0; r < t.ring_rows; ++r) {  // the padding columns (expand writes the others)
-    float* rr = ring.data() + r * row;
-    std::fill(rr, rr + t.pl * ld, 0.f);
-    std::fill(rr + (t.pl + t.w) * ld, rr + row, 0.f);
+  // The padding columns (expand writes only the others): zeroed unless this thread's last call
+  // used the same ring layout, whose padding no call has written since.
+  thread_local std::array<int64_t, 5> zeroed{};
+  const std::array<int64_t, 5> layout{reinterpret_cast<int64_t>(ring.data()), t.ring_rows, row, t.pl, t.w};
+  if (zeroed != layout) {
+    for (int64_t r = 0; r < t.ring_rows; ++r) {
+      float* rr = ring.data() + r * row;
+      std::fill(rr, rr + t.pl * ld, 0.f);
+      std::fill(rr + (t.pl + t.w) * ld, rr + row, 0.f);
+    }
+    zeroed = layout;
   }
   const DepthwiseRowFn depthwise_row = PickDepthwiseRow(t);
-  const float* rows[64];  // kh <= 64 (ReadGeometry)
+  const float* rows[5];  // kh <= 5 (SupportedWindow)
   int64_t ub, ue;
   BlockRange(t.n * t.slices, args->blockIdx, args->blockDim, &ub, &ue);
   for (int64_t u = ub; u < ue; ++u) {
@@ -388,7 +390,7 @@ void Kernel(const aclrtKernelArgs* args) {
     for (int64_t oy = 0; oy < t.oh; ++oy) {
       const int64_t top = oy * t.sh - t.pt;
       const int64_t lo = std::max<int64_t>(0, top);
-      const int64_t hi = std::min<int64_t>(t.h, top + (t.kh - 1) * t.dh + 1);
+      const int64_t hi = std::min<int64_t>(t.h, top + t.kh);
       next = std::max(next, lo);  // rows skipped by a stride larger than the window are never read
       while (next < hi) {         // expand rows [next, next + count) into their ring slots
         int64_t count = std::min({t.fill_rows, t.h - next, lo + t.ring_rows - next});
@@ -398,17 +400,13 @@ void Kernel(const aclrtKernelArgs* args) {
         next += count;
       }
       for (int64_t i = 0; i < t.kh; ++i) {
-        const int64_t iy = top + i * t.dh;
+        const int64_t iy = top + i;
         rows[i] = iy >= 0 && iy < t.h ? ring.data() + (iy % t.ring_rows) * row : zero_row.data();
       }
       depthwise_row(t, rows, w2, b2, ch0, nvec, ld, yi + oy * t.ow * t.m);
     }
   }
 }
-#else
-void Kernel(const aclrtKernelArgs*) {}
-#endif
-
 }  // namespace ge::ops_conv_dw
 
 namespace ops {
@@ -434,7 +432,6 @@ class FusedConvDw : public OpDef {
     this->AICore().SetTiling(ge::ops_conv_dw::Tiling).SetKernel(ge::ops_conv_dw::Kernel).AddConfig("ascend910b");
   }
 };
-#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
-OP_ADD(FusedConvDw);  // registered only where the vector kernel exists (the pass checks)
-#endif
+OP_ADD(FusedConvDw);
 }  // namespace ops
+#endif

@@ -39,7 +39,7 @@ bool ExplicitPads(const Node& n) {
 bool FusableActivation(const Node& n) {
   const std::string* a = n.GetAttr<std::string>("activation");
   if (a == nullptr) return true;
-  for (const char* ok : {"", "Relu", "LeakyRelu", "Clip", "Sigmoid", "HardSigmoid", "HardSwish", "Swish"})
+  for (const char* ok : {"", "Relu", "Clip", "HardSwish", "Swish"})  // as ops/conv_dw_fused.cc's VectorAct
     if (*a == ok) return true;
   return false;
 }
@@ -111,6 +111,12 @@ Status ConvDepthwiseFusion::Run(Graph* g, bool* changed) {
     if (readers[dw.inputs[1]].size() != 1 || readers[ex.inputs[1]].size() != 1) continue;
     const std::vector<int64_t> kernel{w2s.GetDim(2), w2s.GetDim(3)};
     if (IntsAttr(dw, "kernel_shape", kernel) != kernel) continue;
+    // The windows the fused kernel is unrolled for: 3x3 or 5x5, strides 1 or 2, no dilation.
+    const std::vector<int64_t> strides = IntsAttr(dw, "strides", {1, 1});
+    if (kernel[0] != kernel[1] || (kernel[0] != 3 && kernel[0] != 5) || strides.size() != 2 ||
+        (strides[0] != 1 && strides[0] != 2) || (strides[1] != 1 && strides[1] != 2) ||
+        IntsAttr(dw, "dilations", {1, 1}) != std::vector<int64_t>{1, 1})
+      continue;
     // The rewrite (AddConstant may reallocate the value list: names and attributes copied first).
     const std::string dw_name = dw.name, ex_name = ex.name;
     AttrMap attrs;

@@ -76,14 +76,18 @@ TEST(ConvDepthwiseFusionTest, ExpandWeightsAreLaidOutInPanels) {
 }
 
 TEST(ConvDepthwiseFusionTest, NotForOtherReadersOutputsOrActivations) {
-  // The expanded tensor read twice, or a graph output; an activation the kernel lacks (Tanh);
-  // auto_pad on the depthwise convolution; a strided 1x1.
+  // The expanded tensor read twice, or a graph output; activations the kernel lacks (Tanh,
+  // LeakyRelu); auto_pad on the depthwise convolution; a strided 1x1; a dilated or stride-3
+  // depthwise window.
   const std::string cases[] = {
       Graph("", "", "node r: ev2: float32[1, 4, 4, 16] = Relu(ev)\n", "y, ev2"),
       Graph("", "", "", "y, ev"),
       Graph(R"(, activation="Tanh")", ""),
       Graph("", R"(, auto_pad="SAME_UPPER")"),
       Graph(", strides=[2, 2]", ""),
+      Graph("", ", dilations=[2, 2]"),
+      Graph("", ", strides=[3, 3]"),
+      Graph(R"(, activation="LeakyRelu")", ""),
   };
   for (const std::string& text : cases) {
     bool changed = true;
