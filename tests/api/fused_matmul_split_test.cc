@@ -1,10 +1,11 @@
 // FusedMatMul's block splits (rows; columns for matrix-vector products and wide products) against
 // a plain triple loop written here, with bias, residual and GELU, in sink and host mode, with B
 // plain (-O0) and packed at compile time (-O2, matmul-weight-packing); packed B of the wrong
-// size; and the
-// NHWC conv's weight checks: a kernel_shape that contradicts W, packed weights of the wrong size.
+// size; FusedAttention against the formula written out; and the NHWC conv's weight checks: a kernel_shape that
+// contradicts W, packed weights of the wrong size.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -21,6 +22,16 @@ HostTensor Random(Shape s, uint32_t seed) {
   std::uniform_real_distribution<float> d(-1.f, 1.f);
   for (int64_t i = 0; i < t.NumElements(); ++i) t.mutable_data_as<float>()[i] = d(rng);
   return t;
+}
+
+// Compiles g in `mode` (sink or host) and runs it on `inputs`.
+Status CompileAndRun(const std::shared_ptr<Graph>& g, const std::string& mode, const std::vector<HostTensor>& inputs,
+                     std::vector<HostTensor>* out) {
+  ModelOptions opt;
+  opt.mode = mode;
+  std::unique_ptr<Model> model;
+  Status st = Model::FromGraph(g, opt, &model);
+  return st.ok() ? model->Run(inputs, out) : st;
 }
 
 // y = gelu(a x w + bias + z), a [rows, k], w [k, n]; expected by the loop below.
@@ -151,6 +162,65 @@ TEST(FusedAttentionAttrs, HeadsOutsideTheInputsAreAnError) {
   }
 }
 
+// FusedAttention's products (GE's register tiles where the key length and head size are multiples
+// of the vector width, dnnl_sgemm elsewhere) against the attention written out here: two heads
+// and two batches, Q from one tensor, K and V from one packed [Sk, B, 2 W] tensor at two offsets,
+// a [Sq, Sk] mask, 1 to 77 query rows (every remainder of the 6-row tile), sink and host mode.
+void CheckAttention(int64_t sq, int64_t sk, int64_t head_dim, const std::string& mode) {
+  const int64_t heads = 2, batch = 2, w = heads * head_dim;
+  HostTensor q = Random(Shape({sq, batch, w}), 11), kv = Random(Shape({sk, batch, 2 * w}), 12);
+  HostTensor mask = Random(Shape({sq, sk}), 13);
+  const float scale = 1.f / std::sqrt(static_cast<float>(head_dim));
+  auto g = std::make_shared<Graph>("g");
+  ValueId qv = g->AddInput("q", q.desc()), kvv = g->AddInput("kv", kv.desc()), mv = g->AddInput("mask", mask.desc());
+  ValueId y = g->AddValue("y", TensorDesc{DT_FLOAT, FORMAT_ND, Shape({sq, batch, w})});
+  g->AddNode("att", "FusedAttention", {qv, kvv, kvv, mv}, {y},
+             {{"num_heads", heads},
+              {"head_dim", head_dim},
+              {"scale", scale},
+              {"q_offset", int64_t{0}},
+              {"k_offset", int64_t{0}},
+              {"v_offset", w},
+              {"seq_first", int64_t{1}}});
+  g->AddOutput(y);
+  std::vector<HostTensor> out;
+  Status st = CompileAndRun(g, mode, {q, kv, mask}, &out);
+  ASSERT_TRUE(st.ok()) << st.message();
+  auto qat = [&](int64_t s, int64_t b, int64_t col) { return double(q.data_as<float>()[(s * batch + b) * w + col]); };
+  auto kvat = [&](int64_t s, int64_t b, int64_t col) {
+    return double(kv.data_as<float>()[(s * batch + b) * 2 * w + col]);
+  };
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t h = 0; h < heads; ++h)
+      for (int64_t i = 0; i < sq; ++i) {
+        std::vector<double> p(sk);
+        double mx = -1e300, sum = 0;
+        for (int64_t j = 0; j < sk; ++j) {
+          double dot = 0;
+          for (int64_t c = 0; c < head_dim; ++c) dot += qat(i, b, h * head_dim + c) * kvat(j, b, h * head_dim + c);
+          p[j] = dot * scale + mask.data_as<float>()[i * sk + j];
+          mx = std::max(mx, p[j]);
+        }
+        for (auto& v : p) sum += v = std::exp(v - mx);
+        for (int64_t c = 0; c < head_dim; ++c) {
+          double want = 0;
+          for (int64_t j = 0; j < sk; ++j) want += p[j] / sum * kvat(j, b, w + h * head_dim + c);
+          ASSERT_NEAR(out[0].data_as<float>()[(i * batch + b) * w + h * head_dim + c], want, 1e-5)
+              << "sq " << sq << " sk " << sk << " head_dim " << head_dim << " " << mode << " at batch " << b << " head "
+              << h << " row " << i;
+        }
+      }
+}
+
+TEST(FusedAttentionKernel, MatchesTheFormula) {
+  for (const char* mode : {"sink", "host"}) {
+    for (int64_t sq : {1, 2, 3, 4, 5, 6, 13, 77}) CheckAttention(sq, 32, 16, mode);  // 2 key vectors of 16
+    CheckAttention(70, 80, 64, mode);  // 80 keys: a 4-vector column tile and one more; 2 query blocks
+    CheckAttention(9, 37, 16, mode);   // 37 keys: dnnl_sgemm
+    CheckAttention(9, 32, 20, mode);   // 20-wide heads: dnnl_sgemm
+  }
+}
+
 // The Winograd convolution (on by default; GE_CONV_WINOGRAD=0 turns it off) on a 3x3 64-channel
 // convolution with bias, a residual Add and Relu, against a direct convolution loop written here,
 // in sink and host mode. 30 output rows: four row blocks of 8, 8, 8 and 6 rows (a partial last
@@ -169,13 +239,8 @@ TEST(FusedConvWinograd, MatchesADirectLoop) {
     g->AddNode("add", "Add", {cv, zv}, {sv});
     g->AddNode("relu", "Relu", {sv}, {y});
     g->AddOutput(y);
-    ModelOptions opt;
-    opt.mode = mode;
-    std::unique_ptr<Model> model;
-    Status st = Model::FromGraph(g, opt, &model);
-    ASSERT_TRUE(st.ok()) << st.message();
     std::vector<HostTensor> out;
-    st = model->Run({x, z}, &out);
+    Status st = CompileAndRun(g, mode, {x, z}, &out);
     ASSERT_TRUE(st.ok()) << st.message();
     const float* xp = x.data_as<float>();
     const float* wp = wt.data_as<float>();
