@@ -136,7 +136,9 @@ void SinkExecutor::CopyWeights() {
       released = 0;
     }
   }
-  ReturnFreedMemory();
+  // malloc_trim walks the whole heap: only when a megabyte or more came free since the last one
+  // (a small model's load spent 6% of its time here).
+  if (released >= (1u << 20)) ReturnFreedMemory();
 }
 
 namespace {

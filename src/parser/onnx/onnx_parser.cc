@@ -298,6 +298,14 @@ Status CheckGraphRefs(const onnx::GraphProto& g) {
   return Status::Ok();
 }
 
+// ONNX's version converter, made once: its constructor copies every operator schema (the fuzzer's
+// loads of backend-test models spent 72% of their time in it when ConvertVersion made one per
+// model). convert_version is const: concurrent loads share it.
+const onnx::version_conversion::DefaultVersionConverter& VersionConverter() {
+  static const auto* converter = new onnx::version_conversion::DefaultVersionConverter();
+  return *converter;
+}
+
 Status CheckAndConvert(onnx::ModelProto* model, const OnnxLoadOptions& opt, const std::string& base_dir) {
   GE_RETURN_IF_ERROR(CheckGraphRefs(model->graph()));
   if (opt.run_checker) {
@@ -329,7 +337,7 @@ Status CheckAndConvert(onnx::ModelProto* model, const OnnxLoadOptions& opt, cons
       std::map<std::string, onnx::TypeProto> types;
       for (const auto& vi : model->graph().input()) types[vi.name()] = vi.type();
       for (const auto& vi : model->graph().output()) types[vi.name()] = vi.type();
-      *model = onnx::version_conversion::ConvertVersion(*model, static_cast<int>(opt.target_opset));
+      *model = VersionConverter().convert_version(*model, onnx::OpSetID(opset), onnx::OpSetID(opt.target_opset));
       auto restore = [&](onnx::ValueInfoProto* vi) {
         auto it = types.find(vi->name());
         if (it != types.end() && !it->second.has_tensor_type()) *vi->mutable_type() = it->second;
