@@ -2,6 +2,7 @@
 // Tile, DepthToSpace, SpaceToDepth, Squeeze, Unsqueeze. Each op's work is shape inference plus
 // building the view at tiling time; they share one kernel (StridedViewKernel).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/checked_math.h"
 #include "ops/op_util.h"
@@ -33,9 +34,12 @@ ge::graphStatus TransposeShape(gert::InferShapeContext* ctx) {
         fmt::format("perm has {} entries, the input {} has rank {}", p.size(), ShapeToString(x), x.GetDimNum()));
   gert::Shape* y = ctx->GetOutputShape(0);
   y->SetDimNum(0);
+  std::vector<bool> seen(p.size(), false);
   for (int64_t d : p) {
     if (d < 0 || d >= static_cast<int64_t>(x.GetDimNum()))
       return InferFail(fmt::format("perm entry {} is out of range for the input {}", d, ShapeToString(x)));
+    if (seen[d]) return InferFail(fmt::format("perm {} names axis {} twice", fmt::join(p, ", "), d));
+    seen[d] = true;
     y->AppendDim(x.GetDim(d));
   }
   return ge::GRAPH_SUCCESS;

@@ -32,6 +32,14 @@ ge::graphStatus InferDataTypeSameAsInput0(gert::InferDataTypeContext* ctx) {
   return ge::GRAPH_SUCCESS;
 }
 
+ge::graphStatus InferDataTypeSameAsAB(gert::InferDataTypeContext* ctx) {
+  const ge::DataType a = ctx->GetInputDataType(0), b = ctx->GetInputDataType(1);
+  if (a != b)
+    return InferFail(
+        fmt::format("expected A and B of one dtype, got {} and {}", ge::DataTypeName(a), ge::DataTypeName(b)));
+  return InferDataTypeSameAsInput0(ctx);
+}
+
 bool ReadInt64s(const gert::Tensor* t, std::vector<int64_t>* out) {
   if (t == nullptr || t->GetAddr() == nullptr) return false;
   int64_t n = t->GetShapeSize();

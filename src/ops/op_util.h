@@ -72,6 +72,9 @@ bool NormalizeAxis(int64_t axis, int64_t rank, int64_t* out);
 // Copies input shape `in` to output `out` (the default for same-shape ops).
 ge::graphStatus InferShapeSameAsInput0(gert::InferShapeContext* ctx);
 ge::graphStatus InferDataTypeSameAsInput0(gert::InferDataTypeContext* ctx);
+// The same, after checking that inputs 0 and 1 (a product's A and B) share a dtype: the kernels
+// read both as input 0's type.
+ge::graphStatus InferDataTypeSameAsAB(gert::InferDataTypeContext* ctx);
 
 // Reads any integer tensor's values as int64 (for value-depend inputs); false if no data.
 bool ReadInt64s(const gert::Tensor* t, std::vector<int64_t>* out);

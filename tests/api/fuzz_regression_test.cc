@@ -497,5 +497,46 @@ TEST(FuzzRegression, NaryOpsRequireOneInputType) {
   ASSERT_FALSE(st.ok());
 }
 
+// MatMul(uint64 [1, 2, 3, 4], float [1, 2, 4, 3]) read the float B as uint64 (heap overflow in
+// the reference GEMM): A and B of a product must share a dtype.
+TEST(FuzzRegression, MatMulRequiresOneInputType) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "a", onnx::TensorProto::UINT64, {1, 2, 3, 4});
+  AddInput(g, "b", onnx::TensorProto::FLOAT, {1, 2, 4, 3});
+  AddNode(g, "MatMul", {"a", "b"}, {"c"});
+  AddOutput(g, "c", onnx::TensorProto::UINT64, 4);
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  std::unique_ptr<Model> model;
+  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("node 'MatMul_1' (MatMul): data type inference failed for inputs (uint64[1, 2, 3, 4], "
+                              "float32[1, 2, 4, 3])"),
+            std::string::npos)
+      << st.message();
+}
+
+// Transpose with perm [0, 1, 4, 3, 5, 3] (axis 3 twice) made an output shape that is not a
+// permutation of the input's, and the strided copy read past the input: perm must name every
+// axis once.
+TEST(FuzzRegression, TransposePermMustBeAPermutation) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "x", onnx::TensorProto::FLOAT, {1, 1, 1, 48, 1, 1});
+  auto* n = AddNode(g, "Transpose", {"x"}, {"y"});
+  auto* perm = n->add_attribute();
+  perm->set_name("perm");
+  perm->set_type(onnx::AttributeProto::INTS);
+  for (int64_t d : {0, 1, 4, 3, 5, 3}) perm->add_ints(d);
+  AddOutput(g, "y", onnx::TensorProto::FLOAT, 6);
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  std::unique_ptr<Model> model;
+  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("names axis 3 twice"), std::string::npos) << st.message();
+}
+
 }  // namespace
 }  // namespace ge
