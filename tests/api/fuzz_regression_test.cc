@@ -65,6 +65,15 @@ std::unique_ptr<Model> Load(const onnx::ModelProto& m) {
   return model;
 }
 
+// Loads and compiles m; the first failure, or OK.
+Status LoadAndCompile(const onnx::ModelProto& m) {
+  std::shared_ptr<Graph> graph;
+  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
+  std::unique_ptr<Model> model;
+  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  return st;
+}
+
 onnx::ModelProto NewModel() {
   onnx::ModelProto m;
   m.set_ir_version(8);
@@ -348,10 +357,7 @@ TEST(RankLimit, AnOutputAbove25DimsIsAnError) {
   axes->add_int64_data(0);
   AddNode(g, "Unsqueeze", {"X", "axes"}, {"Y"});
   AddOutput(g, "Y", onnx::TensorProto::FLOAT, 26);
-  std::shared_ptr<Graph> graph;
-  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
-  std::unique_ptr<Model> model;
-  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  Status st = LoadAndCompile(m);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("more than 25 dims"), std::string::npos) << st.message();
 }
@@ -490,10 +496,7 @@ TEST(FuzzRegression, NaryOpsRequireOneInputType) {
   dir->set_type(onnx::AttributeProto::STRING);
   dir->set_s("LEFT");
   AddOutput(g, "Z", onnx::TensorProto::UINT32, 2);
-  std::shared_ptr<Graph> graph;
-  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
-  std::unique_ptr<Model> model;
-  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  Status st = LoadAndCompile(m);
   ASSERT_FALSE(st.ok());
 }
 
@@ -506,10 +509,7 @@ TEST(FuzzRegression, MatMulRequiresOneInputType) {
   AddInput(g, "b", onnx::TensorProto::FLOAT, {1, 2, 4, 3});
   AddNode(g, "MatMul", {"a", "b"}, {"c"});
   AddOutput(g, "c", onnx::TensorProto::UINT64, 4);
-  std::shared_ptr<Graph> graph;
-  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
-  std::unique_ptr<Model> model;
-  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  Status st = LoadAndCompile(m);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("node 'MatMul_1' (MatMul): data type inference failed for inputs (uint64[1, 2, 3, 4], "
                               "float32[1, 2, 4, 3])"),
@@ -530,10 +530,7 @@ TEST(FuzzRegression, TransposePermMustBeAPermutation) {
   perm->set_type(onnx::AttributeProto::INTS);
   for (int64_t d : {0, 1, 4, 3, 5, 3}) perm->add_ints(d);
   AddOutput(g, "y", onnx::TensorProto::FLOAT, 6);
-  std::shared_ptr<Graph> graph;
-  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
-  std::unique_ptr<Model> model;
-  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  Status st = LoadAndCompile(m);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("names axis 3 twice"), std::string::npos) << st.message();
 }
