@@ -24,9 +24,10 @@ int32_t LoadInt(const void* p, int32_t dt, int64_t i) {
   return v;
 }
 
-// Rounds half to even and saturates to dt's range, then stores at out[i].
+// Rounds half to even and saturates to dt's range, then stores at out[i]. NaN (x / 0 with
+// x = 0, or a NaN input) stores 0: ONNX leaves it open, and a NaN cast to an integer is undefined.
 void StoreQuant(void* out, int32_t dt, int64_t i, double v) {
-  double r = std::nearbyint(v);
+  double r = std::isnan(v) ? 0.0 : std::nearbyint(v);
   if (dt == ge::DT_INT8) {
     static_cast<int8_t*>(out)[i] = static_cast<int8_t>(std::clamp(r, -128.0, 127.0));
   } else if (dt == ge::DT_UINT8) {
@@ -135,6 +136,7 @@ void DynamicKernel(const aclrtKernelArgs* args) {
   }
   float scale = (hi - lo) / 255.f;
   double zp = scale == 0 ? 0 : std::clamp(std::nearbyint(0.0 - lo / scale), 0.0, 255.0);
+  if (std::isnan(zp)) zp = 0;  // lo = -inf, hi = +inf: inf / inf
   *static_cast<float*>(args->addrs[2]) = scale;
   *static_cast<uint8_t*>(args->addrs[3]) = static_cast<uint8_t>(zp);
   for (int64_t i = 0; i < n; ++i)

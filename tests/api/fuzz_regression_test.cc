@@ -220,6 +220,48 @@ TEST(FuzzRegression, CastFloatToIntegerOutOfRangeIsDefined) {
   EXPECT_EQ(y[3], 0u);
 }
 
+// QuantizeLinear with scale 0 and x 0 (0 / 0) cast NaN to uint8 (undefined; UBSan, the
+// onnx_model harness on the backend data's quantizelinear_axis model). NaN quantizes to 0, as
+// onnx.reference's QuantizeLinear (numpy rint, clip, astype) gives on x86; inf saturates.
+// DynamicQuantizeLinear over [-inf, inf] had a NaN zero point (inf / inf).
+TEST(FuzzRegression, QuantizeNaNIsZero) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {4});
+  AddInput(g, "S", onnx::TensorProto::FLOAT, {});
+  AddNode(g, "QuantizeLinear", {"X", "S"}, {"Y"});
+  AddOutput(g, "Y", onnx::TensorProto::UINT8, 1);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  const float v[4] = {0.f, 1.f, -1.f, std::nanf("")};
+  HostTensor x(DT_FLOAT, Shape({4}));
+  std::memcpy(x.mutable_data(), v, sizeof v);
+  HostTensor s(DT_FLOAT, Shape(std::vector<int64_t>{}));
+  *s.mutable_data_as<float>() = 0.f;
+  std::vector<HostTensor> out;
+  ASSERT_TRUE(model->Run({x, s}, &out).ok());
+  const auto* y = out[0].data_as<uint8_t>();
+  EXPECT_EQ(y[0], 0u);    // 0 / 0
+  EXPECT_EQ(y[1], 255u);  // +inf saturates
+  EXPECT_EQ(y[2], 0u);    // -inf saturates
+  EXPECT_EQ(y[3], 0u);    // NaN
+
+  auto d = NewModel();
+  g = d.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {3});
+  AddNode(g, "DynamicQuantizeLinear", {"X"}, {"Y", "Ys", "Yz"});
+  AddOutput(g, "Y", onnx::TensorProto::UINT8, 1);
+  AddOutput(g, "Ys", onnx::TensorProto::FLOAT, 0);
+  AddOutput(g, "Yz", onnx::TensorProto::UINT8, 0);
+  model = Load(d);
+  ASSERT_NE(model, nullptr);
+  const float w[3] = {-INFINITY, 0.f, INFINITY};
+  HostTensor xd(DT_FLOAT, Shape({3}));
+  std::memcpy(xd.mutable_data(), w, sizeof w);
+  ASSERT_TRUE(model->Run({xd}, &out).ok());
+  EXPECT_EQ(*out[2].data_as<uint8_t>(), 0u);
+}
+
 // One binary node on two inputs of `elem` type, shape [n].
 std::unique_ptr<Model> Binary(const std::string& op, int elem, int64_t n,
                               std::vector<std::pair<std::string, std::string>> str_attrs = {}) {
