@@ -3,6 +3,7 @@
 // buffer at the best-fitting gap among the already placed buffers it conflicts with.
 #include "compiler/memory_planner.h"
 
+#include "base/checked_math.h"
 #include "base/guard_bytes.h"
 
 #include <algorithm>
@@ -23,15 +24,24 @@ bool DeclaresReuse(const std::vector<ops::OpDef::OutputReuse>& pairs, uint32_t o
                      [&](const ops::OpDef::OutputReuse& r) { return r.output == output && r.input == input; });
 }
 
+// The most bytes one value, or the sum of all values, may plan (offsets and their sums stay far
+// from int64's limit).
+constexpr int64_t kMaxPlannedBytes = int64_t{1} << 56;
+
 int64_t AlignUp(int64_t bytes) {
   return std::max<int64_t>(kArenaAlign, (bytes + kArenaAlign - 1) / kArenaAlign * kArenaAlign);
 }
 
+// -1 without a static shape, -2 when the byte size overflows.
 int64_t DescBytes(const TensorDesc& d) {
   if (d.shape.IsUnknownRank()) return -1;
-  int64_t n = d.shape.GetShapeSize();
-  if (n < 0) return -1;
-  return n * static_cast<int64_t>(GetSizeByDataType(d.dtype));
+  std::vector<int64_t> dims;
+  for (size_t i = 0; i < d.shape.GetDimNum(); ++i) {
+    if (d.shape.GetDim(i) < 0) return -1;
+    dims.push_back(d.shape.GetDim(i));
+  }
+  auto bytes = CheckedTensorBytes(dims, GetSizeByDataType(d.dtype));
+  return bytes && *bytes <= static_cast<size_t>(kMaxPlannedBytes) ? static_cast<int64_t>(*bytes) : -2;
 }
 
 bool IsPlanned(const Graph& g, ValueId v) { return v != kNoValue && !g.value(v).constant; }
@@ -64,9 +74,13 @@ bool IsViewNode(const Graph& graph, const Node& node) {
 Status BuildPlannerInput(const Graph& graph, const std::vector<NodeId>& order, PlannerInput* in) {
   in->value_bytes.assign(graph.num_values(), -1);
   in->nodes.clear();
+  int64_t total = 0;
   auto plan_value = [&](ValueId v) -> Status {
     if (!IsPlanned(graph, v)) return Status::Ok();
     int64_t b = DescBytes(graph.value(v).desc);
+    if (b == -2 || (b >= 0 && (total += AlignUp(b)) > kMaxPlannedBytes))
+      return InvalidArgument("value '{}' ({}) is too large to plan: the sink arena would exceed 2^56 bytes",
+                             graph.value(v).name, graph.value(v).desc.ToString());
     if (b < 0)
       return Internal("memory planner: value '{}' has no static shape ({})", graph.value(v).name,
                       graph.value(v).desc.ToString());

@@ -52,8 +52,12 @@ Status OpCall::InferDataType() {
     return Status::Ok();
   }
   gert::InferDataTypeContext ctx(&data_);
-  if (impl->infer_datatype(&ctx) != GRAPH_SUCCESS)
-    return InvalidArgument("{}: data type inference failed for inputs ({})", NodeLabel(*node_), DescribeInputs());
+  ClearRecentErrMsg();
+  if (impl->infer_datatype(&ctx) != GRAPH_SUCCESS) {
+    const std::string why = RecentErrMsg();
+    return InvalidArgument("{}: data type inference failed for inputs ({}){}{}", NodeLabel(*node_), DescribeInputs(),
+                           why.empty() ? "" : ": ", why);
+  }
   return Status::Ok();
 }
 

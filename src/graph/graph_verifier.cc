@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <queue>
 
+#include "base/checked_math.h"
 #include "graph/graph.h"
 
 namespace ge {
@@ -65,6 +66,22 @@ Status Graph::Verify() const {
   for (ValueId v : outputs_)
     if (v < 0 || v >= static_cast<ValueId>(values_.size()))
       return InvalidArgument("graph '{}' output refers to no value", name_);
+  // A declared input shape whose known dims alone overflow a byte size (the memory planner sizes
+  // a static input from it).
+  for (ValueId v : inputs_) {
+    if (v < 0 || v >= static_cast<ValueId>(values_.size()))
+      return InvalidArgument("graph '{}' input refers to no value", name_);
+    const TensorDesc& d = values_[v].desc;
+    if (d.kind == ValueKind::kTensor && d.dtype == DT_UNDEFINED)
+      return InvalidArgument("graph input '{}' has no element type", values_[v].name);
+    if (d.shape.IsUnknownRank()) continue;
+    std::vector<int64_t> known;
+    for (size_t i = 0; i < d.shape.GetDimNum(); ++i)
+      if (d.shape.GetDim(i) >= 0) known.push_back(d.shape.GetDim(i));
+    if (!CheckedTensorBytes(known, std::max<size_t>(GetSizeByDataType(d.dtype), 1)))
+      return InvalidArgument("graph input '{}' declares {}, whose byte size overflows 64 bits", values_[v].name,
+                             d.ToString());
+  }
   std::vector<NodeId> order;
   return TopologicalOrder(&order);
 }

@@ -2,6 +2,7 @@
 // InstanceNormalization, MeanVarianceNormalization, LRN. Each normalizes groups of elements
 // described by (outer, group, inner) in the tiling; statistics are accumulated in double.
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -87,7 +88,10 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
     t.alpha = AttrFloat(a, 0, 1e-4f);
     t.beta = AttrFloat(a, 1, 0.75f);
     t.bias = AttrFloat(a, 2, 1.f);
-    t.lrn_size = static_cast<int32_t>(AttrInt(a, 3, 1));
+    const int64_t size = AttrInt(a, 3, 1);
+    if (size < 1 || size > std::numeric_limits<int32_t>::max())
+      return InferFail(fmt::format("LRN size {} must be a positive number of channels", size));
+    t.lrn_size = static_cast<int32_t>(size);
   } else {
     auto axes = AttrInts(a, 0);
     if (axes.empty()) axes = {0, 2, 3};

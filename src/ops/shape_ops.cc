@@ -233,6 +233,14 @@ bool RangeParams(const Ctx* ctx, RangeTiling* t) {
   return true;
 }
 
+ge::graphStatus RangeDataType(gert::InferDataTypeContext* ctx) {
+  const ge::DataType a = ctx->GetInputDataType(0), b = ctx->GetInputDataType(1), c = ctx->GetInputDataType(2);
+  if (a != b || a != c)
+    return InferFail(fmt::format("expected start, limit and delta of one dtype, got {}, {} and {}", ge::DataTypeName(a),
+                                 ge::DataTypeName(b), ge::DataTypeName(c)));
+  return ctx->SetOutputDataType(0, a);
+}
+
 ge::graphStatus RangeShape(gert::InferShapeContext* ctx) {
   RangeTiling t{};
   if (!RangeParams(ctx, &t)) return InferFail("'delta' must be nonzero and the element count an int64");
@@ -330,12 +338,15 @@ struct Split : OpDef {
     AICore().SetTiling(SplitTiling).SetKernel(SplitKernel).AddConfig("ascend910b");
   }
 };
+// ONNX's Range types; start, limit and delta of one of them (an unsigned Range counting down
+// from 0 cast -1 to uint64: UBSan, onnx_model harness).
+const std::vector<ge::DataType> kRangeTypes = {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_INT16, ge::DT_INT32, ge::DT_INT64};
 struct Range : OpDef {
   explicit Range(const char* n) : OpDef(n) {
     for (const char* in : {"start", "limit", "delta"})
-      Input(in).ParamType(REQUIRED).DataType(kAllTypes).ValueDepend(REQUIRED);
-    Output("output").ParamType(REQUIRED).DataType(kAllTypes);
-    SetInferShape(RangeShape).SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
+      Input(in).ParamType(REQUIRED).DataType(kRangeTypes).ValueDepend(REQUIRED);
+    Output("output").ParamType(REQUIRED).DataType(kRangeTypes);
+    SetInferShape(RangeShape).SetInferDataType(RangeDataType);
     AICore().SetTiling(RangeTilingFn).SetKernel(RangeKernel).AddConfig("ascend910b");
   }
 };

@@ -92,14 +92,16 @@ void SnKernel(const aclrtKernelArgs* args) {
 enum TfAttr { kMaxGram, kMaxSkip, kMinGram, kMode, kNgramCounts, kNgramIndexes, kPoolInts, kPoolStrings, kWeights };
 
 // Tiling data: this header, then num_grams {n, index} pairs, then the grams' tokens as string
-// slots (int tokens in decimal), then out_dim weights. Everything the kernel needs is copied:
-// tiling data outlives the compile step in sink mode.
+// slots (int tokens in decimal), then num_weights weights (the given ones, at most out_dim;
+// the rest are 1: out_dim comes from the largest ngram index, and a 2^40 index made a 4 TiB
+// vector here). Everything the kernel needs is copied: tiling data outlives the compile step in
+// sink mode.
 struct TfIdfTiling {
   int32_t dtype;
   int32_t mode;  // 0 TF, 1 IDF, 2 TFIDF
   int64_t batch, len, out_dim;
   int64_t min_n, max_n, max_skip;
-  int64_t num_grams, num_tokens;
+  int64_t num_grams, num_tokens, num_weights;
 };
 
 int64_t OutDim(const gert::RuntimeAttrs* a) {
@@ -160,19 +162,16 @@ ge::graphStatus TfTiling(gert::TilingContext* ctx) {
                 mode == "IDF"     ? 1
                 : mode == "TFIDF" ? 2
                                   : 0,
-                x.GetDimNum() == 2 ? x.GetDim(0) : 1,
-                x.GetDim(x.GetDimNum() - 1),
-                OutDim(a),
-                *a->GetInt(kMinGram),
+                x.GetDimNum() == 2 ? x.GetDim(0) : 1, x.GetDim(x.GetDimNum() - 1), OutDim(a), *a->GetInt(kMinGram),
                 // No window longer than the row can match: the loops stop there (the attributes
                 // come from the model; 2^62 was a hang and an overflowing window size).
                 std::min(*a->GetInt(kMaxGram), std::max<int64_t>(x.GetDim(x.GetDimNum() - 1), 0)),
                 std::min(*a->GetInt(kMaxSkip), std::max<int64_t>(x.GetDim(x.GetDimNum() - 1), 0)),
-                static_cast<int64_t>(grams.size() / 2),
-                static_cast<int64_t>(tokens.size())};
-  std::vector<float> w(t.out_dim, 1.f);
+                static_cast<int64_t>(grams.size() / 2), static_cast<int64_t>(tokens.size())};
+  std::vector<float> w;
   if (auto* ws = a->GetListFloat(kWeights))
-    for (size_t i = 0; i < ws->GetSize() && i < w.size(); ++i) w[i] = ws->GetData()[i];
+    for (size_t i = 0; i < ws->GetSize() && static_cast<int64_t>(i) < t.out_dim; ++i) w.push_back(ws->GetData()[i]);
+  t.num_weights = static_cast<int64_t>(w.size());
   auto* raw = ctx->GetRawTilingData();
   size_t need = sizeof(t) + grams.size() * 8 + tokens.size() * ge::kStringSlotBytes + w.size() * 4;
   if (raw->GetCapacity() < need) return ge::GRAPH_FAILED;
@@ -221,9 +220,9 @@ void TfKernel(const aclrtKernelArgs* args) {
         }
     for (int64_t c = 0; c < t.out_dim; ++c) {
       if (t.mode == 1)
-        row[c] = row[c] > 0 ? w[c] : 0.f;
+        row[c] = row[c] > 0 ? (c < t.num_weights ? w[c] : 1.f) : 0.f;
       else if (t.mode == 2)
-        row[c] *= w[c];
+        row[c] *= c < t.num_weights ? w[c] : 1.f;
     }
   }
 }

@@ -8,6 +8,9 @@
 #include <numeric>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "base/checked_math.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_unique_det {
@@ -289,9 +292,19 @@ bool UnpoolDims(const gert::Shape& x, const gert::Tensor* oshape, const gert::Ru
   std::vector<int64_t> k = AttrInts(a, kUnpoolKernel), p = AttrInts(a, kUnpoolPads), s = AttrInts(a, kUnpoolStrides);
   if (ns == 0 || k.size() != ns || x.GetDimNum() > kMaxRank) return false;
   *dflt = {x.GetDim(0), x.GetDim(1)};
+  // Kernel and strides positive, pads non-negative, every inferred dim positive and computed
+  // without overflow (the kernel divides flat indices by them: kernel_shape 0 with a 2^62
+  // stride was a division by zero, onnx_model harness).
   for (size_t i = 0; i < ns; ++i) {
     int64_t st = s.size() == ns ? s[i] : 1, pb = p.size() == 2 * ns ? p[i] : 0, pe = p.size() == 2 * ns ? p[ns + i] : 0;
-    dflt->push_back((x.GetDim(2 + i) - 1) * st + k[i] - pb - pe);
+    int64_t d;
+    if (k[i] < 1 || st < 1 || pb < 0 || pe < 0 || x.GetDim(2 + i) < 1 || !CheckedMul(x.GetDim(2 + i) - 1, st, &d) ||
+        !CheckedAdd(d, k[i], &d) || d - pb - pe < 1) {
+      InferFail(fmt::format("kernel_shape {}, strides {} and pads {} give no positive output size for the input {}",
+                            k[i], st, pb + pe, ShapeToString(x)));
+      return false;
+    }
+    dflt->push_back(d - pb - pe);
   }
   *out = *dflt;
   if (oshape && oshape->GetShapeSize() > 0) {

@@ -554,7 +554,7 @@ TEST(FuzzRegression, MatMulRequiresOneInputType) {
   Status st = LoadAndCompile(m);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("node 'MatMul_1' (MatMul): data type inference failed for inputs (uint64[1, 2, 3, 4], "
-                              "float32[1, 2, 4, 3])"),
+                              "float32[1, 2, 4, 3]): expected A and B of one dtype, got uint64 and float32"),
             std::string::npos)
       << st.message();
 }
@@ -575,6 +575,133 @@ TEST(FuzzRegression, TransposePermMustBeAPermutation) {
   Status st = LoadAndCompile(m);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("names axis 3 twice"), std::string::npos) << st.message();
+}
+
+// LRN's size attribute was used as given: size INT32_MIN overflowed (size - 1) / 2 (UBSan,
+// onnx_model harness). It must be a positive channel count.
+TEST(FuzzRegression, LrnSizeMustBePositive) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {1, 3, 2, 2});
+  auto* n = AddNode(g, "LRN", {"X"}, {"Y"});
+  IntAttr(n, "size", -2147483648LL);
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
+  Status st = LoadAndCompile(m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("LRN size -2147483648 must be a positive number of channels"), std::string::npos)
+      << st.message();
+}
+
+// Graph inputs are checked before anything sizes them: a declared shape whose byte size
+// overflows (the memory planner multiplied it unchecked: UBSan, onnx_model harness) and an input
+// without an element type (passed the ops' dtype checks; TfIdfVectorizer read it as int64:
+// heap-buffer-overflow) are errors naming the input.
+TEST(FuzzRegression, GraphInputDeclarationsAreChecked) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "data", onnx::TensorProto::INT64, {int64_t{4611686018427387903}, 2});
+  AddNode(g, "Neg", {"data"}, {"y"});
+  AddOutput(g, "y", onnx::TensorProto::INT64, 2);
+  Status st = LoadAndCompile(m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("graph input 'data' declares int64[4611686018427387903, 2], whose byte size overflows "
+                              "64 bits"),
+            std::string::npos)
+      << st.message();
+
+  m = NewModel();
+  g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::UNDEFINED, {4});
+  AddNode(g, "Identity", {"X"}, {"Y"});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 1);
+  st = LoadAndCompile(m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("graph input 'X' has no element type"), std::string::npos) << st.message();
+}
+
+// ONNX's version converter adapts an opset < 7 Gemm by reading A's and B's dims 0 and 1
+// unchecked: Gemm(b, b, c) with b of rank 1 read past b's dims (heap-buffer-overflow inside
+// onnx::version_conversion::Gemm_6_7, onnx_model harness). A and B must be declared rank 2.
+TEST(FuzzRegression, OldGemmNeedsRank2Operands) {
+  onnx::ModelProto m;
+  m.set_ir_version(3);
+  m.add_opset_import()->set_version(5);
+  auto* g = m.mutable_graph();
+  g->set_name("g");
+  AddInput(g, "b", onnx::TensorProto::FLOAT, {6});
+  AddInput(g, "c", onnx::TensorProto::FLOAT, {});
+  AddNode(g, "Gemm", {"b", "b", "c"}, {"y"});
+  AddOutput(g, "y", onnx::TensorProto::FLOAT, 2);
+  Status st = LoadAndCompile(m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("an opset 5 Gemm is converted to opset 7's broadcasting, which needs input 0 'b' "
+                              "declared with rank 2, got rank 1"),
+            std::string::npos)
+      << st.message();
+}
+
+// Range accepted any dtype for each of start, limit and delta and computed in the first one's:
+// a uint64 Range counting down cast -1 to uint64 (UBSan, onnx_model harness). ONNX's types only,
+// all three one dtype.
+TEST(FuzzRegression, RangeTakesOneSignedOrFloatDtype) {
+  for (auto [dt, want] : std::vector<std::pair<int, std::string>>{
+           {onnx::TensorProto::UINT64,
+            "input 'start' ('start') has dtype uint64, expected one of float32, float64, "
+            "int16, int32, int64"},
+           {onnx::TensorProto::INT32, "expected start, limit and delta of one dtype, got int32, int64 and int64"}}) {
+    auto m = NewModel();
+    auto* g = m.mutable_graph();
+    AddInput(g, "start", dt, {});
+    AddInput(g, "limit", onnx::TensorProto::INT64, {});
+    AddInput(g, "delta", onnx::TensorProto::INT64, {});
+    AddNode(g, "Range", {"start", "limit", "delta"}, {"y"});
+    AddOutput(g, "y", onnx::TensorProto::INT64, 1);
+    Status st = LoadAndCompile(m);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find(want), std::string::npos) << st.message();
+  }
+}
+
+// MaxUnpool divided flat indices by output dims computed from kernel_shape, strides and pads as
+// given: kernel_shape 0 with a 2^62 stride made a zero dim (division by zero, onnx_model harness).
+TEST(FuzzRegression, MaxUnpoolNeedsPositiveOutputDims) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {1, 1, 2, 1});
+  AddInput(g, "I", onnx::TensorProto::INT64, {1, 1, 2, 1});
+  auto* n = AddNode(g, "MaxUnpool", {"X", "I"}, {"Y"});
+  IntsAttr(n, "kernel_shape", {2, 0});
+  IntsAttr(n, "strides", {int64_t{1} << 62, 2});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
+  Status st = LoadAndCompile(m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("give no positive output size for the input [1, 1, 2, 1]"), std::string::npos)
+      << st.message();
+}
+
+// TfIdfVectorizer's tiling made a weights vector of out_dim floats (largest ngram index + 1): an
+// index of 2^40 allocated 4 TiB on the host before anything checked it (out of memory under
+// ASan, onnx_model harness). Only given weights are kept; the 4 TiB output is the device
+// allocator's clean out-of-memory error.
+TEST(FuzzRegression, TfIdfHugeIndexIsAnOutOfMemoryError) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::INT32, {7});
+  auto* n = AddNode(g, "TfIdfVectorizer", {"X"}, {"Y"});
+  IntAttr(n, "min_gram_length", 1);
+  IntAttr(n, "max_gram_length", 1);
+  IntAttr(n, "max_skip_count", 0);
+  IntsAttr(n, "ngram_counts", {0});
+  IntsAttr(n, "ngram_indexes", {0, int64_t{1} << 40});
+  IntsAttr(n, "pool_int64s", {2, 3});
+  auto* mode = n->add_attribute();
+  mode->set_name("mode");
+  mode->set_type(onnx::AttributeProto::STRING);
+  mode->set_s("TF");
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 1);
+  Status st = LoadAndCompile(m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.code(), Status::kOutOfMemory) << st.message();
 }
 
 }  // namespace

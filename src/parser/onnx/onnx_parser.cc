@@ -306,6 +306,36 @@ const onnx::version_conversion::DefaultVersionConverter& VersionConverter() {
   return *converter;
 }
 
+// Before the version converter adapts an opset < 7 Gemm (its broadcast rule changed): the
+// adapter indexes A's and B's declared dims 0 and 1 unchecked (a rank-1 B read past its dims:
+// heap-buffer-overflow in onnx::version_conversion::Gemm_6_7, onnx_model harness). A and B must
+// be declared rank 2 (graph inputs, value_info or initializers).
+Status CheckBeforeConversion(const onnx::GraphProto& g, int64_t opset) {
+  if (opset >= 7) return Status::Ok();
+  std::map<std::string, int> rank;
+  auto note = [&](const onnx::ValueInfoProto& vi) {
+    if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape())
+      rank[vi.name()] = vi.type().tensor_type().shape().dim_size();
+  };
+  for (const auto& vi : g.input()) note(vi);
+  for (const auto& vi : g.value_info()) note(vi);
+  for (const auto& vi : g.output()) note(vi);
+  for (const auto& t : g.initializer()) rank[t.name()] = t.dims_size();
+  for (const auto& n : g.node()) {
+    if (n.op_type() != "Gemm" || !(n.domain().empty() || n.domain() == "ai.onnx")) continue;
+    for (int i = 0; i < 2 && i < n.input_size(); ++i) {
+      auto it = rank.find(n.input(i));
+      if (it == rank.end() || it->second != 2)
+        return InvalidArgument(
+            "node '{}' (Gemm): an opset {} Gemm is converted to opset 7's broadcasting, which needs input {} '{}' "
+            "declared with rank 2, got {}",
+            n.name(), opset, i, n.input(i),
+            it == rank.end() ? std::string("no declared shape") : fmt::format("rank {}", it->second));
+    }
+  }
+  return Status::Ok();
+}
+
 Status CheckAndConvert(onnx::ModelProto* model, const OnnxLoadOptions& opt, const std::string& base_dir) {
   GE_RETURN_IF_ERROR(CheckGraphRefs(model->graph()));
   if (opt.run_checker) {
@@ -331,6 +361,7 @@ Status CheckAndConvert(onnx::ModelProto* model, const OnnxLoadOptions& opt, cons
   if (opset == 0) return InvalidArgument("model imports no ai.onnx opset");
   if (opset > opt.target_opset) return Unsupported("opset {} is newer than the supported {}", opset, opt.target_opset);
   if (opset < opt.target_opset) {
+    GE_RETURN_IF_ERROR(CheckBeforeConversion(model->graph(), opset));
     try {
       // The converter's IR round trip loses sequence/optional types of graph inputs/outputs:
       // put the original types back by name.
