@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <mutex>
 #include <set>
 
@@ -75,6 +76,47 @@ Status DecideNode(const Node& node, bool is_static, const CompileOptions& opt, P
   return Status::Ok();
 }
 
+// Output elements up to which a static node of integer outputs counts as shape arithmetic (a
+// Gather of one dim, a Concat of a target shape): run where its readers run.
+constexpr int64_t kTinyElements = 64;
+
+bool IsShapeArithmetic(const Graph& graph, const Node& node) {
+  for (ValueId v : node.outputs) {
+    if (v == kNoValue) continue;
+    const TensorDesc& d = graph.value(v).desc;
+    if (d.dtype != DT_INT64 && d.dtype != DT_INT32) return false;
+    if (d.shape.IsUnknownRank() || d.shape.GetShapeSize() < 0 || d.shape.GetShapeSize() > kTinyElements) return false;
+  }
+  return true;
+}
+
+// Static nodes of a few integers whose readers all run on the host (the shape arithmetic
+// between a dynamic Shape and the Reshape it feeds) run on the host too: as a sink segment of
+// their own they cut the host run in two, and each cut costs a device synchronization and a
+// copy of every value live across it (tinybert at a dynamic sequence length: 11 segments).
+void DemoteTinySinkIslands(const Graph& graph, std::vector<Placement>* placement, std::vector<std::string>* reasons) {
+  std::vector<NodeId> order;
+  if (!graph.TopologicalOrder(&order).ok()) return;
+  const auto consumers = graph.Consumers();
+  std::vector<bool> is_output(graph.num_values(), false);
+  for (ValueId v : graph.outputs()) is_output[v] = true;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const Node& node = graph.node(*it);
+    if ((*placement)[*it] != Placement::kSink || !IsShapeArithmetic(graph, node)) continue;
+    bool host_readers = false, sink_reader = false;
+    for (ValueId v : node.outputs) {
+      if (v == kNoValue) continue;
+      if (is_output[v]) sink_reader = true;  // a graph output stays where it is
+      for (auto [c, pos] : consumers[v]) ((*placement)[c] == Placement::kSink ? sink_reader : host_readers) = true;
+    }
+    if (!host_readers || sink_reader) continue;
+    (*placement)[*it] = Placement::kHostKernel;
+    if (reasons) (*reasons)[*it] = "shape arithmetic read only by host nodes";
+    GELOGD("{}: host kernel (static shape arithmetic, {} integers or fewer, read only by host nodes)", node.name,
+           kTinyElements);
+  }
+}
+
 }  // namespace
 
 Status DecidePlacement(const Graph& graph, const CompileOptions& opt, std::vector<Placement>* placement,
@@ -102,6 +144,8 @@ Status DecidePlacement(const Graph& graph, const CompileOptions& opt, std::vecto
   if (opt.mode == "sink" && !dynamic_nodes.empty())
     return InvalidArgument("--mode sink: {} node(s) have dynamic shapes: {}", dynamic_nodes.size(),
                            fmt::join(dynamic_nodes, ", "));
+  if (std::any_of(placement->begin(), placement->end(), [](Placement p) { return p != Placement::kSink; }))
+    DemoteTinySinkIslands(graph, placement, reasons);
   return Status::Ok();
 }
 

@@ -2,6 +2,7 @@
 #include "executor/host_executor.h"
 #include "executor/run_control.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -13,6 +14,7 @@
 #include "base/trace.h"
 #include "executor/device_tensor.h"
 #include "executor/input_check.h"
+#include "register/op_def.h"
 #include "runtime/caching_allocator.h"
 #include "runtime/kernel_error.h"
 
@@ -58,6 +60,12 @@ Status HostExecutor::Load(std::shared_ptr<const Graph> graph, std::shared_ptr<co
     step->use_fallback =
         impl->op_execute_func != nullptr &&
         (impl->kernel == nullptr || (!placement.empty() && placement[step->node] == Placement::kHostFallback));
+    const Node& node = ex->graph_->node(step->node);
+    const auto def = ops::GetOpDef(node.type);
+    step->view = def != nullptr && !impl->outputs_by_execute && node.outputs.size() == 1 && !node.inputs.empty() &&
+                 node.inputs[0] != kNoValue && node.outputs[0] != kNoValue &&
+                 std::any_of(def->GetOutputViews().begin(), def->GetOutputViews().end(),
+                             [](const ops::OpDef::OutputReuse& r) { return r.output == 0 && r.input == 0; });
   }
   *out = std::move(ex);
   return Status::Ok();
@@ -113,6 +121,10 @@ Status HostExecutor::Init() {
 
 void HostExecutor::Release(ValueId v) {
   ValueSlot& s = slots_[v];
+  if (s.view_of != kNoValue) {
+    Release(s.view_of);
+    return;
+  }
   if (s.is_constant || --s.remaining > 0) return;
   if (s.device_owned) allocator_->Free(s.tensor.GetAddr());
   s.device_owned = false;
@@ -121,7 +133,10 @@ void HostExecutor::Release(ValueId v) {
 Status HostExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
   const auto& gin = graph_->inputs();
   GE_RETURN_IF_ERROR(CheckGraphInputs(*graph_, inputs));
-  for (auto& s : slots_) s.remaining = s.uses;
+  for (auto& s : slots_) {
+    s.remaining = s.uses;
+    s.view_of = kNoValue;
+  }
   for (size_t i = 0; i < inputs.size(); ++i) {
     ValueSlot& s = slots_[gin[i]];
     GE_RETURN_IF_ERROR(AllocDeviceTensor(allocator_.get(), inputs[i].dtype(), inputs[i].shape(), &s.tensor));
@@ -166,6 +181,7 @@ Status HostExecutor::RunStep(Step& step) {
     GE_RETURN_IF_ERROR(call.InferDataType());
     GE_RETURN_IF_ERROR(call.InferShape());
   }
+  if (step.view && !profiling_ && TryView(step)) return Status::Ok();
   trace::Scope alloc("allocate", NodeArgs(node));
   for (size_t o = 0; o < node.outputs.size() && !by_execute; ++o) {
     if (call.output(o).GetShapeSize() < 0)
@@ -217,6 +233,28 @@ Status HostExecutor::RunStep(Step& step) {
   for (ValueId v : node.inputs)
     if (v != kNoValue) Release(v);
   return Status::Ok();
+}
+
+bool HostExecutor::TryView(Step& step) {
+  const Node& node = graph_->node(step.node);
+  const gert::Tensor& in = step.call.input(0);
+  gert::Tensor& out = step.call.output(0);
+  if (in.GetDataType() != out.GetDataType() || in.GetSize() != out.GetSize() || out.GetShapeSize() < 0) return false;
+  out.SetFormat(FORMAT_ND);
+  out.SetAddr(const_cast<void*>(in.GetAddr()));
+  // The output's readers hold the bytes through the value that owns them; this step's own use
+  // of input 0 passes to them.
+  ValueId root = node.inputs[0];
+  while (slots_[root].view_of != kNoValue) root = slots_[root].view_of;
+  ValueSlot& o = slots_[node.outputs[0]];
+  o.tensor = out;
+  o.device_owned = false;
+  o.view_of = root;
+  slots_[root].remaining += o.uses;
+  for (ValueId v : node.inputs)
+    if (v != kNoValue) Release(v);
+  if (o.uses == 0) o.view_of = kNoValue;
+  return true;
 }
 
 void HostExecutor::SetProfiling(bool on) { profiling_ = on; }

@@ -62,6 +62,9 @@ class HostExecutor {
     bool device_owned = false;  // allocated from the caching allocator this run
     int uses = 0;               // consumers in the graph (+1 if a graph output)
     int remaining = 0;
+    // This run's view of another value's bytes (a view step's output): releasing it releases
+    // that value, which holds this value's uses too. kNoValue: owns its bytes (or a constant).
+    ValueId view_of = kNoValue;
   };
   struct Step {
     NodeId node;
@@ -70,6 +73,10 @@ class HostExecutor {
     OpCall call;
     bool needs_sync = false;  // a value-depend input is computed on the device
     bool use_fallback = false;
+    // Output 0 may be input 0's bytes (OpDef::OutputView(0, 0): Reshape, Flatten, Squeeze,
+    // Unsqueeze, Identity): when inference gives it input 0's dtype and byte size, the step
+    // launches nothing and the output is a view.
+    bool view = false;
     // The inputs' dtypes and shapes (and the core count) of the last run whose inference and
     // tiling succeeded: a run with the same ones reuses them (the outputs' shapes and the tiling
     // stay in `call`). Not for nodes whose inference reads computed values or that run bodies.
@@ -89,6 +96,9 @@ class HostExecutor {
   Status CheckGuards(Step& step, const std::vector<void*>& workspaces);
   Status LaunchOrExecute(Step& step, std::vector<void*>& workspaces, bool reuse_tiling);
   void Release(ValueId v);
+  // A view step (Step::view) after inference: output 0 becomes input 0's bytes; false when
+  // the output's dtype or byte size differs (the kernel runs).
+  bool TryView(Step& step);
 
   std::shared_ptr<const Graph> graph_;
   std::shared_ptr<const HostPlan> plan_;  // shared by clones
