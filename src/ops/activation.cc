@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "base/defined_arith.h"
 #include "base/dims_string.h"
 #include "kernels/elementwise.h"
 #include "ops/op_util.h"
@@ -122,8 +123,13 @@ void Kernel(const aclrtKernelArgs* args) {
     if constexpr (std::is_floating_point_v<ComputeT<scalar_t>>) {
       RunAct(t, x, y, b, e);
     } else if constexpr (!std::is_same_v<scalar_t, bool>) {
+      // Integer Shrink computes in double (as numpy's x + bias with a float bias); the result
+      // goes back to the integer type defined where it is out of range (a uint8 x - 1e30 was UB).
       const double bias = t.p0, lambd = t.p1;
-      MapElements(x, y, b, e, [=](double v) { return v < -lambd ? v + bias : (v > lambd ? v - bias : 0.0); });
+      for (int64_t i = b; i < e; ++i) {
+        const double v = static_cast<double>(x[i]);
+        y[i] = FromDouble<scalar_t>(v < -lambd ? v + bias : (v > lambd ? v - bias : 0.0));
+      }
     }
   });
 }

@@ -192,7 +192,7 @@ class BinaryOpDef : public ::ops::OpDef {
     this->Input("B").ParamType(::ops::REQUIRED).DataType(kNumeric);
     this->Output("C").ParamType(::ops::REQUIRED).DataType(kNumeric);
     this->SetInferShape(InferShape);
-    this->SetInferDataType(InferDataTypeSameAsInput0);
+    this->SetInferDataType(InferDataTypeSameAsAB);
     this->AICore().SetTiling(Tiling<kOp>).SetKernel(Kernel).AddConfig("ascend910b");
     this->OutputInplace(0, 0).OutputInplace(0, 1);
   }

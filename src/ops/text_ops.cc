@@ -177,10 +177,10 @@ ge::graphStatus TfTiling(gert::TilingContext* ctx) {
   if (raw->GetCapacity() < need) return ge::GRAPH_FAILED;
   char* p = static_cast<char*>(raw->GetData());
   std::memcpy(p, &t, sizeof(t));
-  std::memcpy(p + sizeof(t), grams.data(), grams.size() * 8);
+  if (!grams.empty()) std::memcpy(p + sizeof(t), grams.data(), grams.size() * 8);
   char* tok = p + sizeof(t) + grams.size() * 8;
   for (size_t i = 0; i < tokens.size(); ++i) SetSlot(tok, i, tokens[i]);
-  std::memcpy(tok + tokens.size() * ge::kStringSlotBytes, w.data(), w.size() * 4);
+  if (!w.empty()) std::memcpy(tok + tokens.size() * ge::kStringSlotBytes, w.data(), w.size() * 4);
   raw->SetDataSize(need);
   return ge::GRAPH_SUCCESS;
 }

@@ -704,5 +704,53 @@ TEST(FuzzRegression, TfIdfHugeIndexIsAnOutOfMemoryError) {
   EXPECT_EQ(st.code(), Status::kOutOfMemory) << st.message();
 }
 
+// Add/Sub/Mul/Div computed in A's dtype whatever B's: Div(int64 [1], float [3, 1, 5]) read the
+// float B as int64 past its buffer (heap-buffer-overflow, onnx_model harness, from the backend
+// data's expanded softmax). A and B must share a dtype.
+TEST(FuzzRegression, ArithmeticRequiresOneInputType) {
+  for (const char* op : {"Add", "Sub", "Mul", "Div"}) {
+    auto m = NewModel();
+    auto* g = m.mutable_graph();
+    AddInput(g, "A", onnx::TensorProto::INT64, {1});
+    AddInput(g, "B", onnx::TensorProto::FLOAT, {3, 1, 5});
+    AddNode(g, op, {"A", "B"}, {"C"});
+    AddOutput(g, "C", onnx::TensorProto::INT64, 3);
+    Status st = LoadAndCompile(m);
+    ASSERT_FALSE(st.ok()) << op;
+    EXPECT_NE(st.message().find("expected A and B of one dtype, got int64 and float32"), std::string::npos)
+        << st.message();
+  }
+}
+
+// Integer Shrink cast x - bias back to the integer type unchecked: uint8 2 - 1e30 (UBSan,
+// onnx_model harness). Out of range it is x86's integer indefinite, as numpy's astype gives
+// there: (np.uint8(2) - 1e30).astype(np.uint8) == 0.
+TEST(FuzzRegression, IntegerShrinkOutOfRangeIsDefined) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "x", onnx::TensorProto::UINT8, {3});
+  auto* n = AddNode(g, "Shrink", {"x"}, {"y"});
+  auto* bias = n->add_attribute();
+  bias->set_name("bias");
+  bias->set_type(onnx::AttributeProto::FLOAT);
+  bias->set_f(1e30f);
+  auto* lambd = n->add_attribute();
+  lambd->set_name("lambd");
+  lambd->set_type(onnx::AttributeProto::FLOAT);
+  lambd->set_f(1.f);
+  AddOutput(g, "y", onnx::TensorProto::UINT8, 1);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  HostTensor x(DT_UINT8, Shape({3}));
+  const uint8_t v[3] = {0, 2, 5};
+  std::memcpy(x.mutable_data(), v, sizeof v);
+  std::vector<HostTensor> out;
+  ASSERT_TRUE(model->Run({x}, &out).ok());
+  const auto* y = out[0].data_as<uint8_t>();
+  EXPECT_EQ(y[0], 0u);
+  EXPECT_EQ(y[1], 0u);
+  EXPECT_EQ(y[2], 0u);
+}
+
 }  // namespace
 }  // namespace ge
