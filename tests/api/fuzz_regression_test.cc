@@ -609,6 +609,19 @@ TEST(FuzzRegression, GraphInputDeclarationsAreChecked) {
             std::string::npos)
       << st.message();
 
+  // A negative dim_value (ONNX: >= 0) passed as if it were the -1 of an unknown dim: a Slice
+  // of an int64[-128] input overflowed its start arithmetic (UBSan).
+  m = NewModel();
+  g = m.mutable_graph();
+  AddInput(g, "x", onnx::TensorProto::FLOAT, {2});
+  g->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_value(-128);
+  AddNode(g, "Neg", {"x"}, {"y"});
+  AddOutput(g, "y", onnx::TensorProto::FLOAT, 1);
+  st = LoadAndCompile(m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("graph input: value 'x': dim 0 is -128 (a dim_value must be >= 0)"), std::string::npos)
+      << st.message();
+
   m = NewModel();
   g = m.mutable_graph();
   AddInput(g, "X", onnx::TensorProto::UNDEFINED, {4});

@@ -52,7 +52,14 @@ Status ParseValueInfo(const onnx::ValueInfoProto& vi, TensorDesc* desc) {
     return Status::Ok();
   }
   std::vector<int64_t> dims;
-  for (const auto& d : tt.shape().dim()) dims.push_back(d.has_dim_value() ? d.dim_value() : Shape::kUnknownDim);
+  for (const auto& d : tt.shape().dim()) {
+    // A negative dim_value is no size (ONNX: >= 0); read as one it passed every check that
+    // takes -1 for "unknown" (a Slice of a [-128] input overflowed its start arithmetic).
+    if (d.has_dim_value() && d.dim_value() < 0)
+      return InvalidArgument("value '{}': dim {} is {} (a dim_value must be >= 0)", vi.name(), dims.size(),
+                             d.dim_value());
+    dims.push_back(d.has_dim_value() ? d.dim_value() : Shape::kUnknownDim);
+  }
   desc->shape = Shape(dims);
   return Status::Ok();
 }
