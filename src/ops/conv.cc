@@ -97,13 +97,19 @@ ge::graphStatus TilingNchw(gert::TilingContext* ctx, ConvTiling t) {
   if (t.group <= 0) return ge::GRAPH_FAILED;
   t.cg = t.c / t.group;
   t.mg = t.m / t.group;
-  t.ck = t.cg * t.w.kernel[0] * t.w.kernel[1] * t.w.kernel[2];
-  t.p = t.w.out[0] * t.w.out[1] * t.w.out[2];
+  // Sizes from the model: products checked (a [1, 1, 3, 3, 2^31 - 1] input overflowed the FLOP
+  // count, UBSan, onnx_model harness).
+  int64_t flops = 0;
+  if (!CheckedMul(t.cg, t.w.kernel[0], &t.ck) || !CheckedMul(t.ck, t.w.kernel[1], &t.ck) ||
+      !CheckedMul(t.ck, t.w.kernel[2], &t.ck) || !CheckedMul(t.w.out[0], t.w.out[1], &t.p) ||
+      !CheckedMul(t.p, t.w.out[2], &t.p) || !CheckedMul(t.n, t.m, &flops) || !CheckedMul(flops, t.p, &flops) ||
+      !CheckedMul(flops, t.ck, &flops) || !CheckedMul(t.ck, t.p, &t.chunk))
+    return InferFail(fmt::format("the convolution of {} by {} is too large (its sizes overflow 64 bits)",
+                                 ShapeToString(x), ShapeToString(wt)));
   t.has_bias = ctx->GetInputShape(2) != nullptr;
   t.direct = 1;
   for (int d = 0; d < 3; ++d)
     if (t.w.kernel[d] != 1 || t.w.stride[d] != 1 || t.w.pad_begin[d] != 0 || t.w.pad_end[d] != 0) t.direct = 0;
-  int64_t flops = t.n * t.m * t.p * t.ck;
   uint32_t blocks = ChooseBlockDim(ctx, flops, 1 << 18);
   int64_t units_ng = std::max<int64_t>(1, t.n * t.group);  // batch 0: no units, one empty block
   t.chunks = std::max<int64_t>(1, (blocks + units_ng - 1) / units_ng);

@@ -122,6 +122,13 @@ ge::graphStatus TfInferShape(gert::InferShapeContext* ctx) {
 
 ge::graphStatus TfInferDataType(gert::InferDataTypeContext* ctx) { return ctx->SetOutputDataType(0, ge::DT_FLOAT); }
 
+// The longest gram in the pool ((n, index) pairs): no longer window can match.
+int64_t LongestGram(const std::vector<int64_t>& grams) {
+  int64_t n = 0;
+  for (size_t g = 0; g < grams.size(); g += 2) n = std::max(n, grams[g]);
+  return n;
+}
+
 ge::graphStatus TfTiling(gert::TilingContext* ctx) {
   const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
   const gert::RuntimeAttrs* a = ctx->GetAttrs();
@@ -165,7 +172,7 @@ ge::graphStatus TfTiling(gert::TilingContext* ctx) {
                 x.GetDimNum() == 2 ? x.GetDim(0) : 1, x.GetDim(x.GetDimNum() - 1), OutDim(a), *a->GetInt(kMinGram),
                 // No window longer than the row can match: the loops stop there (the attributes
                 // come from the model; 2^62 was a hang and an overflowing window size).
-                std::min(*a->GetInt(kMaxGram), std::max<int64_t>(x.GetDim(x.GetDimNum() - 1), 0)),
+                std::min({*a->GetInt(kMaxGram), std::max<int64_t>(x.GetDim(x.GetDimNum() - 1), 0), LongestGram(grams)}),
                 std::min(*a->GetInt(kMaxSkip), std::max<int64_t>(x.GetDim(x.GetDimNum() - 1), 0)),
                 static_cast<int64_t>(grams.size() / 2), static_cast<int64_t>(tokens.size())};
   std::vector<float> w;
@@ -200,21 +207,34 @@ void TfKernel(const aclrtKernelArgs* args) {
   const auto* grams = reinterpret_cast<const int64_t*>(p + sizeof(t));
   const char* tok = p + sizeof(t) + t.num_grams * 16;
   const auto* w = reinterpret_cast<const float*>(tok + t.num_tokens * ge::kStringSlotBytes);
-  std::map<std::vector<std::string>, int64_t> gram_index;
+  // Pool tokens as small ids, grams as id sequences; each row's tokens are looked up once (a
+  // token not in the pool matches no gram), then every window compares ids (building strings per
+  // window ran a 4096-token row past libFuzzer's 30 s under the sanitizers).
+  std::map<std::string, int> ids;
+  std::map<std::vector<int>, int64_t> gram_index;
+  std::vector<int> key;
   for (int64_t g = 0, off = 0; g < t.num_grams; ++g) {
-    std::vector<std::string> key;
-    for (int64_t k = 0; k < grams[2 * g]; ++k) key.push_back(SlotString(tok, off++));
+    key.clear();
+    for (int64_t k = 0; k < grams[2 * g]; ++k)
+      key.push_back(ids.emplace(SlotString(tok, off++), static_cast<int>(ids.size())).first->second);
     gram_index[key] = grams[2 * g + 1];
   }
   auto* y = static_cast<float*>(args->addrs[1]);
   std::fill(y, y + t.batch * t.out_dim, 0.f);
+  std::vector<int> row_ids(static_cast<size_t>(std::max<int64_t>(t.len, 0)));
   for (int64_t b = 0; b < t.batch; ++b) {
     float* row = y + b * t.out_dim;
+    for (int64_t i = 0; i < t.len; ++i) {
+      auto it = ids.find(Token(t, args->addrs[0], b, i));
+      row_ids[i] = it == ids.end() ? -1 : it->second;
+    }
     for (int64_t n = t.min_n; n <= t.max_n; ++n)
       for (int64_t skip = 0; skip <= (n == 1 ? 0 : t.max_skip); ++skip)
         for (int64_t s = 0; s + (n - 1) * (skip + 1) < t.len; ++s) {
-          std::vector<std::string> key;
-          for (int64_t k = 0; k < n; ++k) key.push_back(Token(t, args->addrs[0], b, s + k * (skip + 1)));
+          key.clear();
+          for (int64_t k = 0; k < n && (key.empty() || key.back() >= 0); ++k)
+            key.push_back(row_ids[s + k * (skip + 1)]);
+          if (static_cast<int64_t>(key.size()) != n || key.back() < 0) continue;
           auto it = gram_index.find(key);
           if (it != gram_index.end()) row[it->second] += 1.f;
         }

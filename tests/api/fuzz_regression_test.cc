@@ -765,5 +765,21 @@ TEST(FuzzRegression, IntegerShrinkOutOfRangeIsDefined) {
   EXPECT_EQ(y[2], 0u);
 }
 
+// Conv's tiling multiplied the FLOP count unchecked: a Conv of a [1, 1, 3, 3, 2^31 - 1] input
+// overflowed it at compile time (UBSan, onnx_model harness).
+TEST(FuzzRegression, ConvSizesOverflowIsAnError) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "W", onnx::TensorProto::FLOAT, {1, 1, 3, 3, 2147483647});
+  auto* n = AddNode(g, "Conv", {"W", "W"}, {"y"});
+  IntsAttr(n, "kernel_shape", {3});
+  IntsAttr(n, "pads", {1, 16, int64_t{1} << 31, 0});
+  IntsAttr(n, "strides", {2, 2});
+  AddOutput(g, "y", onnx::TensorProto::FLOAT, 5);
+  Status st = LoadAndCompile(m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("too large"), std::string::npos) << st.message();
+}
+
 }  // namespace
 }  // namespace ge
