@@ -371,19 +371,28 @@ void QConvKernel(const aclrtKernelArgs* args) {
       bias = t.has_bias ? static_cast<const int32_t*>(args->addrs[8])[oc] : 0;
     }
     for (int64_t p = 0; p < out_pix; ++p) {
-      int64_t ow = p % w.out[2], oh = (p / w.out[2]) % w.out[1], od = p / (w.out[2] * w.out[1]);
+      const int64_t opos[3] = {p / (w.out[2] * w.out[1]), (p / w.out[2]) % w.out[1], p % w.out[2]};
+      // Per dim, the kernel taps inside the input: [klo, khi) (the padding taps contribute
+      // nothing; stepping through them ran large pads past libFuzzer's 30 s).
+      int64_t base[3], klo[3], khi[3];
+      for (int d = 0; d < 3; ++d) {
+        base[d] = opos[d] * w.stride[d] - w.pad_begin[d];
+        klo[d] = base[d] < 0 ? (-base[d] + w.dilation[d] - 1) / w.dilation[d] : 0;
+        const int64_t room = w.in[d] - base[d];
+        khi[d] = room <= 0 ? 0 : std::min(w.kernel[d], (room + w.dilation[d] - 1) / w.dilation[d]);
+      }
       int32_t acc = bias;
       for (int64_t ci = 0; ci < t.cg; ++ci) {
         int64_t xbase = (n * t.c + g * t.cg + ci) * in_pix, wbase = (oc * t.cg + ci) * t.kvol;
-        for (int64_t r = 0; r < t.kvol; ++r) {
-          int64_t kw = r % w.kernel[2], kh = (r / w.kernel[2]) % w.kernel[1], kd = r / (w.kernel[2] * w.kernel[1]);
-          int64_t id = od * w.stride[0] - w.pad_begin[0] + kd * w.dilation[0];
-          int64_t ih = oh * w.stride[1] - w.pad_begin[1] + kh * w.dilation[1];
-          int64_t iw = ow * w.stride[2] - w.pad_begin[2] + kw * w.dilation[2];
-          if (id < 0 || id >= w.in[0] || ih < 0 || ih >= w.in[1] || iw < 0 || iw >= w.in[2]) continue;
-          int32_t xv = LoadInt(x, t.x_dtype, xbase + (id * w.in[1] + ih) * w.in[2] + iw) - xzp;
-          acc += xv * (LoadInt(wt, t.w_dtype, wbase + r) - wzp);
-        }
+        for (int64_t kd = klo[0]; kd < khi[0]; ++kd)
+          for (int64_t kh = klo[1]; kh < khi[1]; ++kh)
+            for (int64_t kw = klo[2]; kw < khi[2]; ++kw) {
+              const int64_t id = base[0] + kd * w.dilation[0], ih = base[1] + kh * w.dilation[1],
+                            iw = base[2] + kw * w.dilation[2];
+              const int64_t r = (kd * w.kernel[1] + kh) * w.kernel[2] + kw;
+              int32_t xv = LoadInt(x, t.x_dtype, xbase + (id * w.in[1] + ih) * w.in[2] + iw) - xzp;
+              acc += xv * (LoadInt(wt, t.w_dtype, wbase + r) - wzp);
+            }
       }
       int64_t o = u * out_pix + p;
       if (t.requant) {
