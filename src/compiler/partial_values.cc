@@ -1,5 +1,7 @@
 #include "compiler/partial_values.h"
 
+#include "base/checked_math.h"
+
 #include <algorithm>
 
 namespace ge {
@@ -208,7 +210,9 @@ std::optional<Shape> PartialValues::OutputShape(const Graph& g, const Node& node
       }
       if (e != kUnknown && e < 0) return std::nullopt;
       d.push_back(e == kUnknown ? Shape::kUnknownDim : e);
-      known = e == kUnknown || known < 0 ? -1 : known * e;
+      // A product past int64 (a target shape [0, 2^63 - 1, -1]) leaves the -1 dim unknown;
+      // shape inference rejects such a shape with its message.
+      if (e == kUnknown || known < 0 || !CheckedMul(known, e, &known)) known = -1;
     }
     // The -1 dim, when the input's size and every other dim are known.
     if (minus_one >= 0 && known > 0 && x.IsStatic() && x.GetShapeSize() % known == 0)

@@ -781,5 +781,27 @@ TEST(FuzzRegression, ConvSizesOverflowIsAnError) {
   EXPECT_NE(st.message().find("too large"), std::string::npos) << st.message();
 }
 
+// Static inference's partial values multiplied a Reshape target's known dims unchecked: target
+// [0, 2^63 - 1, -1] of a [3, N, 2] input overflowed (UBSan, onnx_model harness, from the backend
+// data's expanded SoftmaxCrossEntropyLoss). The -1 stays unknown; the run is Reshape's error.
+TEST(FuzzRegression, ReshapeTargetProductOverflowIsAnError) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "x", onnx::TensorProto::FLOAT, {3, -1, 2});
+  auto* shape = g->add_initializer();
+  shape->set_name("shape");
+  shape->set_data_type(onnx::TensorProto::INT64);
+  shape->add_dims(3);
+  for (int64_t d : {int64_t{0}, INT64_MAX, int64_t{-1}}) shape->add_int64_data(d);
+  AddNode(g, "Reshape", {"x", "shape"}, {"y"});
+  AddOutput(g, "y", onnx::TensorProto::FLOAT, 3);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  std::vector<HostTensor> out;
+  Status st = model->Run({F32({3, 1, 2}, {1, 2, 3, 4, 5, 6})}, &out);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("the element count of shape overflows"), std::string::npos) << st.message();
+}
+
 }  // namespace
 }  // namespace ge
