@@ -76,6 +76,10 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
       (x->GetDim(1) >= 0 && x->GetDim(1) != in_channels))
     return InferFail(fmt::format("expected X channels = W dim 1 ({}) * group ({}), got X {}", wt->GetDim(1), group,
                                  ShapeToString(*x)));
+  // The output channels split into the groups too (group 2^31 over 20 output channels made a
+  // loop of 20 * 2^31 empty units: past 100 s, onnx_model harness).
+  if (wt->GetDim(0) >= 0 && wt->GetDim(0) % group != 0)
+    return InferFail(fmt::format("expected W dim 0 ({}) divisible by group ({})", wt->GetDim(0), group));
   gert::Shape* out = ctx->GetOutputShape(0);
   *out = gert::Shape({x->GetDim(0), wt->GetDim(0)});
   for (size_t i = 0; i < nk; ++i) out->AppendDim(w.out[3 - nk + i]);
@@ -234,7 +238,7 @@ ge::graphStatus FusedInferShape(gert::InferShapeContext* ctx) {
   int64_t group = *a->GetInt(kGroup);
   int64_t in_channels = 0;
   if (group <= 0 || !ge::CheckedMul<int64_t>(ws.GetDim(1), group, &in_channels) ||
-      (xs.GetDim(1) >= 0 && xs.GetDim(1) != in_channels))
+      (xs.GetDim(1) >= 0 && xs.GetDim(1) != in_channels) || (ws.GetDim(0) >= 0 && ws.GetDim(0) % group != 0))
     return ge::GRAPH_FAILED;
   gert::Shape* out = ctx->GetOutputShape(0);
   *out = gert::Shape({xs.GetDim(0), ws.GetDim(0)});

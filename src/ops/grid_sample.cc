@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "ops/op_util.h"
 
 namespace ge::ops_grid_sample {
@@ -23,6 +25,11 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* x = ctx->GetInputShape(0);
   const gert::Shape* g = ctx->GetInputShape(1);
   if (!x || !g || x->GetDimNum() != 4 || g->GetDimNum() != 4 || g->GetDim(3) != 2) return ge::GRAPH_FAILED;
+  // One grid per image: the kernel reads grid n for image n (X of batch 255 with a batch-1 grid
+  // read past the grid: heap-buffer-overflow, onnx_model harness).
+  if (x->GetDim(0) >= 0 && g->GetDim(0) >= 0 && x->GetDim(0) != g->GetDim(0))
+    return InferFail(
+        fmt::format("expected X and grid of one batch size, got {} and {}", ShapeToString(*x), ShapeToString(*g)));
   SetDims(ctx->GetOutputShape(0), {x->GetDim(0), x->GetDim(1), g->GetDim(1), g->GetDim(2)});
   return ge::GRAPH_SUCCESS;
 }

@@ -803,5 +803,38 @@ TEST(FuzzRegression, ReshapeTargetProductOverflowIsAnError) {
   EXPECT_NE(st.message().find("the element count of shape overflows"), std::string::npos) << st.message();
 }
 
+// Conv checked X's channels against W's times group but not W's output channels against group:
+// group 2^31 over 20 output channels (and 0 input channels) made 20 * 2^31 empty work units
+// (past 100 s, onnx_model harness). ONNX: M is divisible by group.
+TEST(FuzzRegression, ConvOutputChannelsMustSplitIntoGroups) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {1, 4, 5, 5});
+  AddInput(g, "W", onnx::TensorProto::FLOAT, {6, 1, 3, 3});
+  auto* n = AddNode(g, "Conv", {"X", "W"}, {"Y"});
+  IntAttr(n, "group", 4);
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
+  Status st = LoadAndCompile(m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("expected W dim 0 (6) divisible by group (4)"), std::string::npos) << st.message();
+}
+
+// GridSample read grid n for image n without checking the grid's batch: X of batch 255 with a
+// batch-1 grid read past the grid (heap-buffer-overflow, onnx_model harness).
+TEST(FuzzRegression, GridSampleBatchesMustMatch) {
+  auto m = NewModel();
+  m.mutable_opset_import(0)->set_version(16);
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {255, 1, 4, 4});
+  AddInput(g, "Grid", onnx::TensorProto::FLOAT, {1, 6, 4, 2});
+  AddNode(g, "GridSample", {"X", "Grid"}, {"Y"});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
+  Status st = LoadAndCompile(m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("expected X and grid of one batch size, got [255, 1, 4, 4] and [1, 6, 4, 2]"),
+            std::string::npos)
+      << st.message();
+}
+
 }  // namespace
 }  // namespace ge

@@ -318,6 +318,16 @@ const onnx::version_conversion::DefaultVersionConverter& VersionConverter() {
 // heap-buffer-overflow in onnx::version_conversion::Gemm_6_7, onnx_model harness). A and B must
 // be declared rank 2 (graph inputs, value_info or initializers).
 Status CheckBeforeConversion(const onnx::GraphProto& g, int64_t opset) {
+  // The converter's IR round trip turned a dim_value of INT64_MIN into 0: refuse negative dims
+  // before it, as the parser does after.
+  for (const auto& vi : g.input()) {
+    if (!vi.type().has_tensor_type()) continue;
+    const auto& dims = vi.type().tensor_type().shape().dim();
+    for (int i = 0; i < dims.size(); ++i)
+      if (dims[i].has_dim_value() && dims[i].dim_value() < 0)
+        return InvalidArgument("graph input: value '{}': dim {} is {} (a dim_value must be >= 0)", vi.name(), i,
+                               dims[i].dim_value());
+  }
   if (opset >= 7) return Status::Ok();
   std::map<std::string, int> rank;
   auto note = [&](const onnx::ValueInfoProto& vi) {
