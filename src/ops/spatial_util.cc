@@ -66,7 +66,9 @@ bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const
   int64_t window = 1, padded = 1;
   for (size_t d = 0; d < 3; ++d) {
     int64_t ek = (w->kernel[d] - 1) * w->dilation[d] + 1;  // checked above
-    int64_t extent = w->in[d] + w->pad_begin[d] + w->pad_end[d];  // checked above
+    // Checked here: SAME_* pads are not checked above (a 2^63 - 1 kernel's SAME_UPPER pads).
+    int64_t extent = 0;
+    if (!CheckedAdd(w->in[d], w->pad_begin[d], &extent) || !CheckedAdd(extent, w->pad_end[d], &extent)) return false;
     if (!CheckedMul(window, ek, &window) || !CheckedMul(padded, extent, &padded)) return false;
   }
   return true;

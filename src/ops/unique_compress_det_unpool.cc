@@ -315,6 +315,17 @@ bool UnpoolDims(const gert::Shape& x, const gert::Tensor* oshape, const gert::Ru
 }
 
 ge::graphStatus UnpoolShape(gert::InferShapeContext* ctx) {
+  // I indexes X element for element (an I of another shape than X was read past its end:
+  // heap-buffer-overflow, onnx_model harness).
+  const gert::Shape* xs = ctx->GetInputShape(0);
+  const gert::Shape* is = ctx->GetInputShape(1);
+  auto known = [](const gert::Shape& s) {
+    for (size_t d = 0; d < s.GetDimNum(); ++d)
+      if (s.GetDim(d) < 0) return false;
+    return true;
+  };
+  if (xs && is && known(*xs) && known(*is) && !(*xs == *is))
+    return InferFail(fmt::format("expected I of X's shape {}, got {}", ShapeToString(*xs), ShapeToString(*is)));
   std::vector<int64_t> dflt, out;
   if (!UnpoolDims(*ctx->GetInputShape(0), ctx->GetInputTensor(2), ctx->GetAttrs(), &dflt, &out))
     return ge::GRAPH_FAILED;

@@ -836,5 +836,40 @@ TEST(FuzzRegression, GridSampleBatchesMustMatch) {
       << st.message();
 }
 
+// MaxUnpool read I element for element over X without checking I's shape: X [255, 1, 2, 2]
+// with I [1, 1, 2, 2, 4] read past I (heap-buffer-overflow, onnx_model harness).
+TEST(FuzzRegression, MaxUnpoolIndicesMustMatchX) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {4, 1, 2, 2});
+  AddInput(g, "I", onnx::TensorProto::INT64, {1, 1, 2, 2});
+  auto* n = AddNode(g, "MaxUnpool", {"X", "I"}, {"Y"});
+  IntsAttr(n, "kernel_shape", {2, 2});
+  IntsAttr(n, "strides", {2, 2});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
+  Status st = LoadAndCompile(m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("expected I of X's shape [4, 1, 2, 2], got [1, 1, 2, 2]"), std::string::npos)
+      << st.message();
+}
+
+// SAME_UPPER pads of a 2^63 - 1 kernel overflowed the padded extent (UBSan in ComputeWindow,
+// onnx_model harness): an invalid window.
+TEST(FuzzRegression, PoolSamePadsOverflowIsAnError) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "x", onnx::TensorProto::FLOAT, {1, 1, 7, 5});
+  auto* n = AddNode(g, "AveragePool", {"x"}, {"y"});
+  IntsAttr(n, "kernel_shape", {INT64_MAX, 3});
+  auto* pad = n->add_attribute();
+  pad->set_name("auto_pad");
+  pad->set_type(onnx::AttributeProto::STRING);
+  pad->set_s("SAME_UPPER");
+  AddOutput(g, "y", onnx::TensorProto::FLOAT, 4);
+  Status st = LoadAndCompile(m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("invalid kernel_shape, strides, pads or dilations"), std::string::npos) << st.message();
+}
+
 }  // namespace
 }  // namespace ge
