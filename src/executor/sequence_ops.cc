@@ -19,14 +19,20 @@ using namespace host_op;
 
 Status InputSeq(gert::OpExecuteContext* ctx, size_t i, TensorSeq* seq) { return UnpackSeq(InputToHost(ctx, i), seq); }
 
-int64_t ScalarInt(const HostTensor& t) {
-  return t.dtype() == DT_INT32 ? t.data_as<int32_t>()[0] : t.data_as<int64_t>()[0];
+// One int32 or int64 element (an empty or float position was read as int64: a null read,
+// onnx_model harness).
+Status ScalarInt(const HostTensor& t, int64_t* v) {
+  if ((t.dtype() != DT_INT32 && t.dtype() != DT_INT64) || t.NumElements() != 1)
+    return InvalidArgument("position must be one int32 or int64 value, got {}", t.desc().ToString());
+  *v = t.dtype() == DT_INT32 ? t.data_as<int32_t>()[0] : t.data_as<int64_t>()[0];
+  return Status::Ok();
 }
 
 // Position input (may be negative); `extra` allows position == size (insert at end).
 Status Position(gert::OpExecuteContext* ctx, size_t i, int64_t size, bool extra, int64_t dflt, int64_t* pos) {
   const gert::Tensor* t = ctx->GetInputTensor(i);
-  int64_t p = (t && t->GetAddr()) ? ScalarInt(InputToHost(ctx, i)) : dflt;
+  int64_t p = dflt;
+  if (t && t->GetAddr()) GE_RETURN_IF_ERROR(ScalarInt(InputToHost(ctx, i), &p));
   if (p < 0) p += size;
   if (p < 0 || p > size || (!extra && p == size))
     return InvalidArgument("position {} out of range for {} elements", p, size);
@@ -98,7 +104,8 @@ graphStatus SplitToSequence(gert::OpExecuteContext* ctx) {
   if (split && split->GetAddr()) {
     HostTensor s = InputToHost(ctx, 1);
     if (s.shape().GetDimNum() == 0) {
-      int64_t chunk = ScalarInt(s);
+      int64_t chunk = 0;
+      if (Status st = ScalarInt(s, &chunk); !st.ok()) return Fail(ctx, st.Prepend(NodeLabel(node) + ": split: "));
       if (chunk <= 0)
         return Fail(ctx, InvalidArgument("{}: split {} must be a positive chunk size", NodeLabel(node), chunk));
       for (int64_t off = 0; off < len; off += chunk) sizes.push_back(std::min(chunk, len - off));

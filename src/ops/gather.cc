@@ -285,6 +285,16 @@ void Kernel(const aclrtKernelArgs* args) {
   });
 }
 
+// updates are written into data's buffer element for element: one dtype (double data with float
+// updates read past the updates: heap-buffer-overflow, onnx_model harness).
+inline ge::graphStatus ScatterDataType(gert::InferDataTypeContext* ctx) {
+  const ge::DataType d = ctx->GetInputDataType(0), u = ctx->GetInputDataType(2);
+  if (d != u)
+    return InferFail(
+        fmt::format("expected data and updates of one dtype, got {} and {}", ge::DataTypeName(d), ge::DataTypeName(u)));
+  return ctx->SetOutputDataType(0, d);
+}
+
 template <G kOp>
 class GatherOpDef : public ::ops::OpDef {
  public:
@@ -300,7 +310,7 @@ class GatherOpDef : public ::ops::OpDef {
       this->Attr("axis").AttrType(::ops::OPTIONAL).Int(0);
     if (scatter) this->Attr("reduction").AttrType(::ops::OPTIONAL).String("none");
     this->SetInferShape(InferShape<kOp>);
-    this->SetInferDataType(InferDataTypeSameAsInput0);
+    this->SetInferDataType(scatter ? ScatterDataType : InferDataTypeSameAsInput0);
     this->AICore().SetTiling(Tiling<kOp>).SetKernel(Kernel).AddConfig("ascend910b");
   }
 };

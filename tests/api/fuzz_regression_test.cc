@@ -871,5 +871,46 @@ TEST(FuzzRegression, PoolSamePadsOverflowIsAnError) {
   EXPECT_NE(st.message().find("invalid kernel_shape, strides, pads or dilations"), std::string::npos) << st.message();
 }
 
+// ScatterND wrote float updates into double data element for element, reading past the updates
+// (heap-buffer-overflow, onnx_model harness): data and updates share a dtype.
+TEST(FuzzRegression, ScatterUpdatesMatchData) {
+  for (const char* op : {"ScatterND", "ScatterElements"}) {
+    auto m = NewModel();
+    auto* g = m.mutable_graph();
+    AddInput(g, "data", onnx::TensorProto::DOUBLE, {4, 4});
+    AddInput(g, "indices", onnx::TensorProto::INT64, {2, 1});
+    AddInput(g, "updates", onnx::TensorProto::FLOAT, {2, op == std::string("ScatterND") ? 4 : 1});
+    AddNode(g, op, {"data", "indices", "updates"}, {"y"});
+    AddOutput(g, "y", onnx::TensorProto::DOUBLE, 2);
+    Status st = LoadAndCompile(m);
+    ASSERT_FALSE(st.ok()) << op;
+    EXPECT_NE(st.message().find("expected data and updates of one dtype, got float64 and float32"), std::string::npos)
+        << st.message();
+  }
+}
+
+// SequenceAt read its position as int64 whatever it held: an empty double position was a null
+// read (UBSan, onnx_model harness). A position is one int32 or int64 value.
+TEST(FuzzRegression, SequencePositionIsOneInteger) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {3, 2});
+  AddInput(g, "P", onnx::TensorProto::DOUBLE, {0});
+  auto* n = AddNode(g, "SplitToSequence", {"X"}, {"seq"});
+  IntAttr(n, "axis", 0);
+  AddNode(g, "SequenceAt", {"seq", "P"}, {"out"});
+  AddOutput(g, "out", onnx::TensorProto::FLOAT, 2);
+  Status st = LoadAndCompile(m);
+  if (st.ok()) {
+    auto model = Load(m);
+    ASSERT_NE(model, nullptr);
+    std::vector<HostTensor> out;
+    st = model->Run({F32({3, 2}, {1, 2, 3, 4, 5, 6}), HostTensor(DT_DOUBLE, Shape({0}))}, &out);
+  }
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("position must be one int32 or int64 value, got float64[0]"), std::string::npos)
+      << st.message();
+}
+
 }  // namespace
 }  // namespace ge
