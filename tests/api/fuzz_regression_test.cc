@@ -420,6 +420,13 @@ TEST(RankLimit, AnInputAbove25DimsIsAnError) {
   EXPECT_NE(st.message().find("rank 26 is above the most GE supports (25)"), std::string::npos) << st.message();
 }
 
+void StrAttr(onnx::NodeProto* n, const std::string& name, const std::string& v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::STRING);
+  a->set_s(v);
+}
+
 onnx::AttributeProto* IntAttr(onnx::NodeProto* n, const std::string& name, int64_t v) {
   auto* a = n->add_attribute();
   a->set_name(name);
@@ -449,10 +456,7 @@ TEST(FuzzRegression, TfIdfHugeGramLengthAndSkipFinish) {
   IntsAttr(n, "ngram_counts", {0});
   IntsAttr(n, "ngram_indexes", {0});
   IntsAttr(n, "pool_int64s", {1});
-  auto* mode = n->add_attribute();
-  mode->set_name("mode");
-  mode->set_type(onnx::AttributeProto::STRING);
-  mode->set_s("TF");
+  StrAttr(n, "mode", "TF");
   AddOutput(g, "Y", onnx::TensorProto::FLOAT, 2);
   auto model = Load(m);
   ASSERT_NE(model, nullptr);
@@ -533,10 +537,7 @@ TEST(FuzzRegression, NaryOpsRequireOneInputType) {
   AddInput(g, "X", onnx::TensorProto::UINT32, {});
   AddInput(g, "Y", onnx::TensorProto::UINT8, {3, 255});
   auto* n = AddNode(g, "BitShift", {"X", "Y"}, {"Z"});
-  auto* dir = n->add_attribute();
-  dir->set_name("direction");
-  dir->set_type(onnx::AttributeProto::STRING);
-  dir->set_s("LEFT");
+  StrAttr(n, "direction", "LEFT");
   AddOutput(g, "Z", onnx::TensorProto::UINT32, 2);
   Status st = LoadAndCompile(m);
   ASSERT_FALSE(st.ok());
@@ -707,10 +708,7 @@ TEST(FuzzRegression, TfIdfHugeIndexIsAnOutOfMemoryError) {
   IntsAttr(n, "ngram_counts", {0});
   IntsAttr(n, "ngram_indexes", {0, int64_t{1} << 40});
   IntsAttr(n, "pool_int64s", {2, 3});
-  auto* mode = n->add_attribute();
-  mode->set_name("mode");
-  mode->set_type(onnx::AttributeProto::STRING);
-  mode->set_s("TF");
+  StrAttr(n, "mode", "TF");
   AddOutput(g, "Y", onnx::TensorProto::FLOAT, 1);
   Status st = LoadAndCompile(m);
   ASSERT_FALSE(st.ok());
@@ -861,10 +859,7 @@ TEST(FuzzRegression, PoolSamePadsOverflowIsAnError) {
   AddInput(g, "x", onnx::TensorProto::FLOAT, {1, 1, 7, 5});
   auto* n = AddNode(g, "AveragePool", {"x"}, {"y"});
   IntsAttr(n, "kernel_shape", {INT64_MAX, 3});
-  auto* pad = n->add_attribute();
-  pad->set_name("auto_pad");
-  pad->set_type(onnx::AttributeProto::STRING);
-  pad->set_s("SAME_UPPER");
+  StrAttr(n, "auto_pad", "SAME_UPPER");
   AddOutput(g, "y", onnx::TensorProto::FLOAT, 4);
   Status st = LoadAndCompile(m);
   ASSERT_FALSE(st.ok());

@@ -85,5 +85,53 @@ TEST(HostViews, ViewsShareBytesAndKeepThemAlive) {
   EXPECT_EQ(Floats(out[2]), (std::vector<float>{-1, 2, -3, 4}));
 }
 
+// The shape arithmetic between a dynamic Shape and the Reshape it feeds (a Gather of one dim, a
+// Concat of the target shape: static, a few int64s) runs on the host with its readers instead of
+// cutting the host run into sink segments; a static float node stays sunk.
+TEST(HostPlacement, ShapeArithmeticReadOnlyByHostNodesStaysOnTheHost) {
+  auto g = std::make_shared<Graph>("shape_chain");
+  ValueId x = g->AddInput("x", Dyn({-1, 4}));
+  ValueId c = g->AddInput("c", Dyn({2, 2}));
+  ValueId idx = g->AddConstant("idx", I64({0}));  // the dynamic dim: not folded
+  ValueId tail = g->AddConstant("tail", I64({-1}));
+  ValueId shape = g->AddValue("shape"), dim = g->AddValue("dim"), target = g->AddValue("target");
+  ValueId y = g->AddValue("y"), cr = g->AddValue("cr");
+  g->AddNode("shape", "Shape", {x}, {shape});
+  g->AddNode("dim", "Gather", {shape, idx}, {dim}, {{"axis", int64_t{0}}});
+  g->AddNode("target", "Concat", {dim, tail}, {target}, {{"axis", int64_t{0}}});
+  g->AddNode("reshape", "Reshape", {x, target}, {y});
+  g->AddNode("relu_c", "Relu", {c}, {cr});
+  g->AddOutput(y);
+  g->AddOutput(cr);
+  std::unique_ptr<Model> m;
+  Status st = Model::FromGraph(g, {}, &m);
+  ASSERT_TRUE(st.ok()) << st.message();
+  int found = 0;
+  for (const NodeReport& n : m->report().node_details) {
+    if (n.name == "dim" || n.name == "target") {
+      ++found;
+      EXPECT_EQ(n.placement, "host kernel") << n.name;
+      EXPECT_EQ(n.reason, "shape arithmetic read only by host nodes") << n.name;
+    }
+    if (n.name == "relu_c") {
+      ++found;
+      EXPECT_EQ(n.placement, "sink") << n.name;
+    }
+  }
+  EXPECT_EQ(found, 3);
+  const std::vector<float> xv = {1, 2, 3, 4, 5, 6, 7, 8};
+  HostTensor in(DT_FLOAT, Shape({2, 4}));
+  std::memcpy(in.mutable_data(), xv.data(), in.NumBytes());
+  HostTensor cin(DT_FLOAT, Shape({2, 2}));
+  const float cv[4] = {-1, 2, -3, 4};
+  std::memcpy(cin.mutable_data(), cv, sizeof cv);
+  std::vector<HostTensor> out;
+  st = m->Run({in, cin}, &out);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(out[0].shape(), Shape({2, 4}));  // Reshape(x, [N, -1])
+  EXPECT_EQ(Floats(out[0]), xv);
+  EXPECT_EQ(Floats(out[1]), (std::vector<float>{0, 2, 0, 4}));
+}
+
 }  // namespace
 }  // namespace ge
