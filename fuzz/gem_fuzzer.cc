@@ -22,11 +22,11 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   setenv("GE_LOG_LEVEL", "off", 0);
   setenv("GE_HOST_MEMORY_LIMIT", "1073741824", 0);
   // Device memory too (a mutated shape asked for 6 GiB): GE's out-of-memory error, well below
-  // libFuzzer's malloc limit. 16 MiB bounds a run's work (a mutated .gem ran 18 s under the
-  // sanitizers with 64 MiB, and pooling/padding kernels over mutated shapes took 30% of the
-  // harness's time); the seeds need under 4 MiB.
+  // libFuzzer's malloc limit. 2 MiB bounds a run's work (a mutated .gem ran 18 s under the
+  // sanitizers with 64 MiB, and pooling/padding kernels over mutated shapes took 30-40% of the
+  // harness's time at 64 and at 16 MiB); the seeds' sink arenas are at most 64 KiB.
   uint32_t cores = 0;
-  if (ge::EnsureDevice(&cores).ok()) aclrtSetDeviceMemLimit(size_t{16} << 20);
+  if (ge::EnsureDevice(&cores).ok()) aclrtSetDeviceMemLimit(size_t{2} << 20);
   return 0;
 }
 
