@@ -222,11 +222,14 @@ class LineParser {
     d->dtype = DataTypeFromName(w);
     if (d->dtype == DT_UNDEFINED && w != "undefined") return InvalidArgument("line {}: unknown dtype '{}'", line_, w);
     GE_RETURN_IF_ERROR(Expect("["));
-    if (TryPunct("?")) {
-      d->shape = Shape::UnknownRank();
-      return Expect("]");
-    }
     std::vector<int64_t> dims;
+    if (TryPunct("?")) {  // `[?]`: unknown rank; `[?, ...]`: an unknown first dim
+      if (TryPunct("]")) {
+        d->shape = Shape::UnknownRank();
+        return Status::Ok();
+      }
+      dims.push_back(Shape::kUnknownDim);
+    }
     while (!TryPunct("]")) {
       if (!dims.empty()) GE_RETURN_IF_ERROR(Expect(","));
       int64_t v = -1;

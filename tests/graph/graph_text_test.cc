@@ -97,6 +97,13 @@ TEST(GraphTextTest, RoundTripsTheBundledModels) {
   }
 }
 
+TEST(GraphTextTest, QuestionMarkIsAnUnknownDimOrAnUnknownRank) {
+  // `?` reads as -1 in any position (the first too: `[?, 3]` was refused, "expected ']'"); `[?]`
+  // alone is an unknown rank.
+  EXPECT_EQ(RoundTrip("graph g\ninput x: float32[?, 3, ?]\ninput r: float32[?]\noutput x, r\n"),
+            "graph g\ninput x: float32[-1, 3, -1]\ninput r: float32[?]\noutput x, r\n");
+}
+
 TEST(GraphTextTest, ErrorsNameTheLine) {
   auto error = [](const std::string& text) {
     std::shared_ptr<Graph> g;

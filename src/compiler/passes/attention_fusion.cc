@@ -107,10 +107,19 @@ class Matcher {
       h.seq_first = true;
       h.batch = xs.GetDim(1);
       h.seq = xs.GetDim(0);
-      if (h.batch <= 0 || rs.GetDim(1) <= 0 || rs.GetDim(1) % h.batch != 0 || !Compatible(rs.GetDim(0), h.seq))
-        return false;
-      h.heads = rs.GetDim(1) / h.batch;
       h.head_dim = rs.GetDim(2);
+      if (h.batch > 0) {
+        if (rs.GetDim(1) <= 0 || rs.GetDim(1) % h.batch != 0 || !Compatible(rs.GetDim(0), h.seq)) return false;
+        h.heads = rs.GetDim(1) / h.batch;
+      } else {
+        // A dynamic batch: [S, B, W] -> [S, ?, D] with S and D known is the head split, the
+        // element count forcing ? = B * W / D.
+        if (h.seq <= 0 || rs.GetDim(0) != h.seq || rs.GetDim(1) >= 0 || h.head_dim <= 0 || w <= 0 ||
+            w % h.head_dim != 0)
+          return false;
+        h.batch = -1;
+        h.heads = w / h.head_dim;
+      }
     } else if (rs.GetDimNum() == 4) {  // [B, S, W] -> [B, S, H, D] -> [B, H, S, D]
       const std::vector<int64_t> want =
           role == Role::kK ? std::vector<int64_t>{0, 2, 3, 1} : std::vector<int64_t>{0, 2, 1, 3};
@@ -118,9 +127,15 @@ class Matcher {
       h.seq_first = false;
       h.batch = xs.GetDim(0);
       h.seq = xs.GetDim(1);
-      if (h.batch <= 0 || !Compatible(rs.GetDim(0), h.batch) || !Compatible(rs.GetDim(1), h.seq)) return false;
       h.heads = rs.GetDim(2);
       h.head_dim = rs.GetDim(3);
+      if (h.batch > 0) {
+        if (!Compatible(rs.GetDim(0), h.batch) || !Compatible(rs.GetDim(1), h.seq)) return false;
+      } else {
+        // A dynamic batch: [B, S, W] -> [?, S, H, D] with S, H and D known forces ? = B.
+        if (h.seq <= 0 || rs.GetDim(1) != h.seq || rs.GetDim(0) >= 0) return false;
+        h.batch = -1;
+      }
     } else {
       return false;
     }
@@ -156,6 +171,20 @@ class Matcher {
     }
     *out = h;
     return true;
+  }
+
+  // The value whose leading dims v's are: through MatMul / FusedMatMul by a 2-D right operand
+  // (a projection keeps every dim but the last).
+  ValueId LeadingDimsRoot(ValueId v) const {
+    for (;;) {
+      const NodeId p = g_.value(v).producer;
+      if (p < 0) return v;
+      const Node& n = g_.node(p);
+      if ((n.type != "MatMul" && n.type != "FusedMatMul") || n.inputs.size() < 2 || n.outputs[0] != v) return v;
+      const Shape& b = g_.value(n.inputs[1]).desc.shape;
+      if (b.IsUnknownRank() || b.GetDimNum() != 2) return v;
+      v = n.inputs[0];
+    }
   }
 
   // The mask's shape is one [Sq, Sk] / [1, Sk] / [Sk] for every batch and head.
@@ -240,6 +269,10 @@ Status AttentionFusion::Run(Graph* g, bool* changed) {
       if (hq.seq_first != hk.seq_first || hq.seq_first != hv.seq_first || hq.batch != hk.batch ||
           hq.batch != hv.batch || hq.heads != hk.heads || hq.heads != hv.heads || hq.head_dim != hk.head_dim ||
           hq.head_dim != hv.head_dim || !Compatible(hk.seq, hv.seq))
+        continue;
+      // A dynamic batch must be provably one batch: Q, K and V projected from one tensor.
+      if (hq.batch < 0 && (m.LeadingDimsRoot(hq.src) != m.LeadingDimsRoot(hk.src) ||
+                           m.LeadingDimsRoot(hq.src) != m.LeadingDimsRoot(hv.src)))
         continue;
       const auto* perm = g->node(merge).GetAttr<std::vector<int64_t>>("perm");
       const std::vector<int64_t> want = hq.seq_first ? std::vector<int64_t>{1, 0, 2} : std::vector<int64_t>{0, 2, 1, 3};

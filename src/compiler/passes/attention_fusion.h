@@ -13,7 +13,10 @@
 // unchanged. The transposes must be exactly the head split and merge (Q and V: the sequence
 // and head axes swapped; K: also D before the sequence), the scale factors scalar constants,
 // the mask one [Sq, Sk] / [Sk] for every batch and head (shape known), every intermediate of the
-// core read once and no graph output, and W = H * D. The head-split nodes are left for
+// core read once and no graph output, and W = H * D. A dynamic batch (a dynamic-batch export's
+// head-split targets are computed at run time) is matched when the split's other dims are
+// known, which forces its batch dim by the element count ([S, B, W] -> [S, ?, D]; [B, S, W] ->
+// [?, S, H, D]), and Q, K and V are projections of one tensor (so of one batch). The head-split nodes are left for
 // dead-code elimination (they may have other readers). Float only.
 #ifndef GE_SRC_COMPILER_PASSES_ATTENTION_FUSION_H_
 #define GE_SRC_COMPILER_PASSES_ATTENTION_FUSION_H_

@@ -62,16 +62,8 @@ output n
 TEST(LayerNormFusionTest, MustNotFire) {
   // Each variation breaks one condition: the centred value read elsewhere, a non-trailing axis,
   // an exponent of 3, and a variance that is a graph output.
-  auto unchanged = [](const std::string& text) {
-    bool changed = true;
-    EXPECT_EQ(test::RunPass(LayerNormFusion(), text, &changed), text);
-    EXPECT_FALSE(changed);
-  };
-  auto with = [](const std::string& from, const std::string& to) {
-    std::string s = kLayerNorm;
-    s.replace(s.find(from), from.size(), to);
-    return s;
-  };
+  auto unchanged = [](const std::string& text) { test::ExpectUnchanged(LayerNormFusion(), text); };
+  auto with = [](const std::string& from, const std::string& to) { return test::Replaced(kLayerNorm, from, to); };
   unchanged(with("node relu: z = Relu(y)\noutput z", "node relu: z = Relu(y)\nnode neg: e = Neg(d)\noutput z, e"));
   unchanged(with("ReduceMean(x) {axes=[-1], keepdims=1}", "ReduceMean(x) {axes=[1], keepdims=1}"));
   unchanged(with("const two: float32[] = [2]", "const two: float32[] = [3]"));

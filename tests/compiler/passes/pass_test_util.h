@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "compiler/passes/pass.h"
 #include "compiler/static_inference.h"
@@ -32,6 +33,21 @@ inline std::string RunPass(GraphPass&& pass, const std::string& text, bool* chan
   EXPECT_TRUE(st.ok()) << st.message();
   if (changed) *changed = c;
   return GraphToText(*g);
+}
+
+// The pass leaves the text as it is and says it changed nothing (a must-not-fire case).
+inline void ExpectUnchanged(GraphPass&& pass, const std::string& text) {
+  bool changed = true;
+  EXPECT_EQ(RunPass(std::move(pass), text, &changed), text);
+  EXPECT_FALSE(changed);
+}
+
+// text with its first `from` replaced by `to` (which must occur in it).
+inline std::string Replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
 }
 
 // Static inference on the parsed text; returns the printed result.
