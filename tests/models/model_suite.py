@@ -24,11 +24,15 @@ CNNS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezene
         "efficientnet_b0", "densenet121", "vit_b_16"]
 # resnet_tail: ResNet's last stages alone (a 256-channel block at 14x14, a 512-channel one at
 # 7x7) on a 256x14x14 input: the convolutions that run in output-channel blocks (ops/dnnl_conv.cc).
-SMALL = ["mobilenet_v3_small", "squeezenet1_0", "mobilenet_v3_small_dynbatch", "resnet_tail", "resnet_tail_dynbatch"]
+# vit_tiny: torchvision's VisionTransformer at 32x32, 2 layers of 4 heads (PyTorch's
+# MultiheadAttention export, sequence-first); its dynamic-batch form computes the head-split
+# targets at run time.
+SMALL = ["mobilenet_v3_small", "squeezenet1_0", "mobilenet_v3_small_dynbatch", "resnet_tail", "resnet_tail_dynbatch",
+         "vit_tiny", "vit_tiny_dynbatch"]
 
 
 def all_models():
-    return (CNNS + [m + "_dynbatch" for m in CNNS] + ["resnet_tail", "resnet_tail_dynbatch"] +
+    return (CNNS + [m + "_dynbatch" for m in CNNS] + ["resnet_tail", "resnet_tail_dynbatch", "vit_tiny", "vit_tiny_dynbatch"] +
             ["encoder", "encoder_dynseq"])
 
 
@@ -64,10 +68,14 @@ def build(name):
     torch.manual_seed(SEED)
     g = torch.Generator().manual_seed(1234)
     base = name.replace("_dynbatch", "")
-    if base in CNNS or base == "resnet_tail":
+    if base in CNNS or base in ("resnet_tail", "vit_tiny"):
         import torchvision.models as tvm
         in_shape = (1, 3, 224, 224)
-        if base == "resnet_tail":
+        if base == "vit_tiny":
+            in_shape = (1, 3, 32, 32)
+            net = tvm.VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=4, hidden_dim=64,
+                                        mlp_dim=128, num_classes=10)
+        elif base == "resnet_tail":
             from torchvision.models.resnet import BasicBlock
             in_shape = (1, 256, 14, 14)
             down = nn.Sequential(nn.Conv2d(256, 512, 1, 2, bias=False), nn.BatchNorm2d(512))
@@ -169,6 +177,10 @@ def check(ge, d, mode, k, extra, offline=False):
     diff = float(np.abs(got.astype(np.float64) - ref).max())
     tol = 1e-4 * float(np.abs(ref).max()) + 1e-5
     seg = next((line for line in p.stdout.splitlines() if line.startswith("segments:")), "")
+    ops = next((line for line in p.stdout.splitlines() if line.startswith("ops after:")), "")
+    transformer = os.path.basename(d).startswith(("vit", "encoder"))
+    if transformer and not offline and "-O0" not in extra and (" Softmax " in ops + " " or "FusedAttention" not in ops):
+        return False, f"attention not fused at -O2: '{ops}'"
     if mode == "specialized" and not re.fullmatch(r"segments: sink\[\d+ nodes?\]", seg):
         return False, f"expected one sink segment, got '{seg}'"
     return diff <= tol, f"max abs diff {diff:.3g} (tol {tol:.3g}) {seg}"
