@@ -76,15 +76,14 @@ double Window(const PoolExtTiling& t, const T* x, const int64_t* s) {
   P op = static_cast<P>(t.op);
   double acc = op == P::kGlobalMax ? -INFINITY : 0.0;
   int64_t count = 0, padded = 1;
-  int64_t lo[3], hi[3];
-  // The window's taps inside the input only: the first tap at or after 0 on the window's
-  // dilation grid, the last before the input's end (a 2^31-wide kernel over a 4-wide input
-  // stepped through 2^31 padding taps per output: a 30 s timeout, onnx_model harness).
+  int64_t lo[3], hi[3];  // the taps inside the input only (a 2^31-wide kernel over a 4-wide input)
   for (int d = 0; d < 3; ++d) {
     int64_t end = s[d] + (w.kernel[d] - 1) * w.dilation[d] + 1;
     padded *= std::min(end, w.in[d] + w.pad_end[d]) - std::max(s[d], -w.pad_begin[d]);
-    lo[d] = s[d] < 0 ? s[d] + (-s[d] + w.dilation[d] - 1) / w.dilation[d] * w.dilation[d] : s[d];
-    hi[d] = std::min(end, w.in[d]);
+    int64_t klo, khi;
+    TapsInside(w, d, s[d], &klo, &khi);
+    lo[d] = s[d] + klo * w.dilation[d];
+    hi[d] = s[d] + std::max(khi, klo) * w.dilation[d];
   }
   for (int64_t i = lo[0]; i < hi[0]; i += w.dilation[0])
     for (int64_t j = lo[1]; j < hi[1]; j += w.dilation[1])

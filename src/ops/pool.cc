@@ -74,15 +74,16 @@ void MaxPoolPlane(const PoolTiling& t, const T* x, T* y, int64_t* ind, int64_t p
       for (int64_t ow = 0; ow < w.out[2]; ++ow) {
         T best = std::numeric_limits<T>::lowest();
         int64_t best_i = -1;
-        for (int64_t kd = 0; kd < w.kernel[0]; ++kd) {
-          int64_t id = od * w.stride[0] - w.pad_begin[0] + kd * w.dilation[0];
-          if (id < 0 || id >= w.in[0]) continue;
-          for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
-            int64_t ih = oh * w.stride[1] - w.pad_begin[1] + kh * w.dilation[1];
-            if (ih < 0 || ih >= w.in[1]) continue;
-            for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
-              int64_t iw = ow * w.stride[2] - w.pad_begin[2] + kw * w.dilation[2];
-              if (iw < 0 || iw >= w.in[2]) continue;
+        const int64_t start[3] = {od * w.stride[0] - w.pad_begin[0], oh * w.stride[1] - w.pad_begin[1],
+                                  ow * w.stride[2] - w.pad_begin[2]};
+        int64_t lo[3], hi[3];
+        for (int d = 0; d < 3; ++d) TapsInside(w, d, start[d], &lo[d], &hi[d]);
+        for (int64_t kd = lo[0]; kd < hi[0]; ++kd) {
+          const int64_t id = start[0] + kd * w.dilation[0];
+          for (int64_t kh = lo[1]; kh < hi[1]; ++kh) {
+            const int64_t ih = start[1] + kh * w.dilation[1];
+            for (int64_t kw = lo[2]; kw < hi[2]; ++kw) {
+              const int64_t iw = start[2] + kw * w.dilation[2];
               int64_t i = (id * w.in[1] + ih) * w.in[2] + iw;
               if (best_i < 0 || xp[i] > best) {
                 best = xp[i];

@@ -71,12 +71,13 @@ void Kernel(const aclrtKernelArgs* args) {
       const float init = t.is_max ? -std::numeric_limits<float>::infinity() : 0.f;
       for (int64_t ch = 0; ch < c; ++ch) out[ch] = init;
       int64_t count = 0;
-      for (int64_t ky = 0; ky < w.kernel[1]; ++ky) {
-        int64_t iy = y0 + ky * w.dilation[1];
-        if (iy < 0 || iy >= ih) continue;
-        for (int64_t kx = 0; kx < w.kernel[2]; ++kx) {
-          int64_t ix = x0 + kx * w.dilation[2];
-          if (ix < 0 || ix >= iw) continue;
+      int64_t ky0, ky1, kx0, kx1;
+      TapsInside(w, 1, y0, &ky0, &ky1);
+      TapsInside(w, 2, x0, &kx0, &kx1);
+      for (int64_t ky = ky0; ky < ky1; ++ky) {
+        const int64_t iy = y0 + ky * w.dilation[1];
+        for (int64_t kx = kx0; kx < kx1; ++kx) {
+          const int64_t ix = x0 + kx * w.dilation[2];
           const float* in = xn + (iy * iw + ix) * c;
           if (t.is_max) {
             for (int64_t ch = 0; ch < c; ++ch) out[ch] = std::max(out[ch], in[ch]);

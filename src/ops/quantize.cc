@@ -377,9 +377,7 @@ void QConvKernel(const aclrtKernelArgs* args) {
       int64_t base[3], klo[3], khi[3];
       for (int d = 0; d < 3; ++d) {
         base[d] = opos[d] * w.stride[d] - w.pad_begin[d];
-        klo[d] = base[d] < 0 ? (-base[d] + w.dilation[d] - 1) / w.dilation[d] : 0;
-        const int64_t room = w.in[d] - base[d];
-        khi[d] = room <= 0 ? 0 : std::min(w.kernel[d], (room + w.dilation[d] - 1) / w.dilation[d]);
+        TapsInside(w, d, base[d], &klo[d], &khi[d]);
       }
       int32_t acc = bias;
       for (int64_t ci = 0; ci < t.cg; ++ci) {

@@ -4,6 +4,7 @@
 #ifndef GE_SRC_OPS_SPATIAL_UTIL_H_
 #define GE_SRC_OPS_SPATIAL_UTIL_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -29,6 +30,18 @@ struct WindowAttrIdx {
 };
 bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const gert::RuntimeAttrs* attrs,
                    WindowAttrIdx idx, Window3d* w);
+
+// The kernel taps along dim d of a window that starts at input position `start` (negative: in
+// the padding) which fall inside the input: [*lo, *hi), tap k reading position start + k *
+// dilation. Window loops go through these only: stepping through the padding taps of a 2^40-wide
+// kernel over a 32-wide input never ended (onnx_model fuzz harness). ComputeWindow bounds
+// |start| by the padded extent, so nothing here overflows.
+inline void TapsInside(const Window3d& w, int d, int64_t start, int64_t* lo, int64_t* hi) {
+  const int64_t dil = w.dilation[d];
+  *lo = start < 0 ? (-start + dil - 1) / dil : 0;
+  const int64_t room = w.in[d] - start;
+  *hi = room <= 0 ? 0 : std::min(w.kernel[d], (room + dil - 1) / dil);
+}
 
 }  // namespace ge::ops_util
 

@@ -907,5 +907,41 @@ TEST(FuzzRegression, SequencePositionIsOneInteger) {
       << st.message();
 }
 
+// MaxPool with a 2^40-tall kernel and SAME_LOWER pads over a 3 x 4 input stepped through every
+// padding tap of every window (a timeout, onnx_model harness; minutes without the sanitizers).
+// Window loops now visit only the taps inside the input. Each output is the maximum over its
+// whole column pair: ONNX's SAME_LOWER puts the one W pad before the input, so the 2-wide window
+// of column w covers columns w - 1 and w; AveragePool of the same window (pads excluded) is the
+// mean of those columns.
+TEST(FuzzRegression, PoolKernelFarWiderThanTheInputVisitsOnlyItsInputTaps) {
+  for (const char* op : {"MaxPool", "AveragePool"}) {
+    SCOPED_TRACE(op);
+    auto m = NewModel();
+    auto* g = m.mutable_graph();
+    AddInput(g, "x", onnx::TensorProto::FLOAT, {1, 1, 3, 4});
+    auto* n = AddNode(g, op, {"x"}, {"y"});
+    IntsAttr(n, "kernel_shape", {int64_t{1} << 40, 2});
+    StrAttr(n, "auto_pad", "SAME_LOWER");
+    AddOutput(g, "y", onnx::TensorProto::FLOAT, 4);
+    auto model = Load(m);
+    ASSERT_NE(model, nullptr);
+    // x[h][w] = 10 h + w, except one large value at (1, 2).
+    std::vector<float> x = {0, 1, 2, 3, 10, 11, 99, 13, 20, 21, 22, 23};
+    std::vector<HostTensor> out;
+    ASSERT_TRUE(model->Run({F32({1, 1, 3, 4}, x)}, &out).ok());
+    ASSERT_EQ(out.size(), 1u);
+    ASSERT_EQ(out[0].shape(), Shape({1, 1, 3, 4}));
+    std::vector<float> row;
+    if (std::string(op) == "MaxPool") {
+      row = {20, 21, 99, 99};
+    } else {  // column means 10, 11, 41, 13; window of column w: columns w - 1 and w
+      row = {10, 10.5f, 26, 27};
+    }
+    const float* y = out[0].data_as<float>();
+    for (int h = 0; h < 3; ++h)
+      for (int w = 0; w < 4; ++w) EXPECT_FLOAT_EQ(y[h * 4 + w], row[w]) << h << ", " << w;
+  }
+}
+
 }  // namespace
 }  // namespace ge
