@@ -108,6 +108,9 @@ void TransposeInner(const StridedView& v, const T* x, T* y, int64_t begin, int64
 }  // namespace
 
 void StridedCopy(const StridedView& v, const void* in, void* out, int64_t begin, int64_t end) {
+  // Nothing to copy: also an empty view, whose zero-length rows the transpose path divides by
+  // (a [0, 3, 1] -> [1, 3, 0] Transpose raised SIGFPE, onnx_model fuzz harness).
+  if (end <= begin) return;
   const bool transpose =
       v.rank >= 2 && v.strides[v.rank - 2] == 1 && v.dims[v.rank - 1] < 64 && v.strides[v.rank - 1] != 0;
   GE_DISPATCH(UInts, UIntOfSize(v.elem_size), {

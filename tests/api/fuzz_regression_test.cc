@@ -943,5 +943,25 @@ TEST(FuzzRegression, PoolKernelFarWiderThanTheInputVisitsOnlyItsInputTaps) {
   }
 }
 
+// A Transpose of an empty [0, 3, 1] tensor to [1, 3, 0] took the small-inner-dim transpose path,
+// which divides by the output's row length, 0: SIGFPE (onnx_model harness). An empty view copies
+// nothing.
+TEST(FuzzRegression, TransposeOfAnEmptyTensorIsEmpty) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "data", onnx::TensorProto::UINT16, {0, 3, -1});
+  AddNode(g, "Transpose", {"data"}, {"t"});
+  AddOutput(g, "t", onnx::TensorProto::UINT16, 3);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  for (int64_t n : {1, 2, 5}) {
+    std::vector<HostTensor> out;
+    Status st = model->Run({HostTensor(DT_UINT16, Shape({0, 3, n}))}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].shape(), Shape({n, 3, 0}));
+  }
+}
+
 }  // namespace
 }  // namespace ge
