@@ -89,6 +89,9 @@ inline T Apply(BinOp op, T x, T y) {
 // one vectorizable loop per innermost row, the odometer only between rows.
 template <typename T, BinOp kOp>
 void RunRows(const BinaryTiling& t, const T* a, const T* b, T* out, int64_t begin, int64_t end) {
+  // An empty output ([3, 0, 255] - [3, 1, 255]) has a 0 among the dims the start index is
+  // divided by (SIGFPE, onnx_model fuzz harness): nothing to do.
+  if (begin >= end) return;
   const int last = t.rank - 1;
   const int64_t inner = t.out_dims[last], sa = t.a_strides[last], sb = t.b_strides[last];
   int64_t idx[kMaxRank] = {};

@@ -963,5 +963,32 @@ TEST(FuzzRegression, TransposeOfAnEmptyTensorIsEmpty) {
   }
 }
 
+// Sub of an empty [3, 0, 255] tensor and a [3, 1, 255] one (a mutated LogSoftmax expansion) took
+// the row-broadcast path, which divides the block's start by every output dim before looking at
+// the range: SIGFPE (onnx_model harness). In sink and host modes the output is empty.
+TEST(FuzzRegression, BroadcastOfAnEmptyTensorIsEmpty) {
+  for (const char* mode : {"sink", "host"}) {
+    SCOPED_TRACE(mode);
+    auto m = NewModel();
+    auto* g = m.mutable_graph();
+    AddInput(g, "x", onnx::TensorProto::FLOAT, {3, 0, 255});
+    AddInput(g, "y", onnx::TensorProto::FLOAT, {3, 1, 255});
+    AddNode(g, "Sub", {"x", "y"}, {"z"});
+    AddOutput(g, "z", onnx::TensorProto::FLOAT, 3);
+    std::shared_ptr<Graph> graph;
+    ASSERT_TRUE(LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph).ok());
+    ModelOptions options;
+    options.mode = mode;
+    std::unique_ptr<Model> model;
+    Status st = Model::FromGraph(graph, options, &model);
+    ASSERT_TRUE(st.ok()) << st.message();
+    std::vector<HostTensor> out;
+    st = model->Run({HostTensor(DT_FLOAT, Shape({3, 0, 255})), F32({3, 1, 255}, std::vector<float>(765, 1.f))}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].shape(), Shape({3, 0, 255}));
+  }
+}
+
 }  // namespace
 }  // namespace ge
