@@ -15,6 +15,9 @@ using namespace ge::ops_util;
 // ---- RoiAlign ----------------------------------------------------------------------------------
 enum AlignAttr { kCtm, kMode, kOutH, kOutW, kSamplingRatio, kSpatialScale };
 
+// Sampling points per output bin, at most (1024 x 1024: a 7-bin output over a 7000-pixel roi).
+constexpr double kMaxSamplesPerBin = 1 << 20;
+
 struct AlignTiling {
   int64_t n, c, h, w, rois, oh, ow, sampling_ratio;
   float spatial_scale;
@@ -46,6 +49,10 @@ ge::graphStatus AlignTilingFn(gert::TilingContext* ctx) {
   t.oh = AttrInt(a, kOutH, 1);
   t.ow = AttrInt(a, kOutW, 1);
   t.sampling_ratio = AttrInt(a, kSamplingRatio, 0);
+  if (t.sampling_ratio > 0 && static_cast<double>(t.sampling_ratio) * t.sampling_ratio > kMaxSamplesPerBin) {
+    return InferFail(fmt::format("sampling_ratio {} asks for more than {} points per output bin", t.sampling_ratio,
+                                 kMaxSamplesPerBin));
+  }
   t.spatial_scale = AttrFloat(a, kSpatialScale, 1.f);
   t.half_pixel = AttrStr(a, kCtm, "half_pixel") == "half_pixel";
   t.max_mode = AttrStr(a, kMode, "avg") == "max";
@@ -108,8 +115,18 @@ void AlignKernel(const aclrtKernelArgs* args) {
       rh = std::max(rh, 1.f);
     }
     float bh = rh / t.oh, bw = rw / t.ow;
-    int64_t gh = t.sampling_ratio > 0 ? t.sampling_ratio : static_cast<int64_t>(std::ceil(rh / t.oh));
-    int64_t gw = t.sampling_ratio > 0 ? t.sampling_ratio : static_cast<int64_t>(std::ceil(rw / t.ow));
+    // The adaptive grid, ceil(roi extent / output extent) points a side, is bounded: a
+    // spatial_scale of 1e30 asked for 3e29 (a float-to-int64 overflow, then a loop without end;
+    // onnx_model fuzz harness).
+    const double agh = std::ceil(static_cast<double>(rh) / t.oh), agw = std::ceil(static_cast<double>(rw) / t.ow);
+    if (t.sampling_ratio <= 0 && !(agh * agw <= kMaxSamplesPerBin)) {
+      ReportBadData(args, fmt::format("input 'rois' row {} needs a {} x {} sampling grid per output bin (at most {} "
+                                      "points: check spatial_scale)",
+                                      r, agh, agw, kMaxSamplesPerBin));
+      return;
+    }
+    int64_t gh = t.sampling_ratio > 0 ? t.sampling_ratio : static_cast<int64_t>(agh);
+    int64_t gw = t.sampling_ratio > 0 ? t.sampling_ratio : static_cast<int64_t>(agw);
     float count = static_cast<float>(std::max<int64_t>(gh * gw, 1));
     const float* plane = x + (batch * t.c + c) * t.h * t.w;
     float acc = 0;

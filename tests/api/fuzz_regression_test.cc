@@ -990,5 +990,50 @@ TEST(FuzzRegression, BroadcastOfAnEmptyTensorIsEmpty) {
   }
 }
 
+// RoiAlign with spatial_scale 1e30 and the adaptive sampling grid (sampling_ratio <= 0): the
+// grid, ceil(roi extent / output extent) points a side, was 3e29, cast to int64 (undefined), then
+// looped over (onnx_model harness). A grid over 2^20 points per bin is a run error naming the roi
+// row; so is a sampling_ratio asking for one.
+TEST(FuzzRegression, RoiAlignSamplingGridIsBounded) {
+  auto build = [](float scale, int64_t ratio) {
+    auto m = NewModel();
+    auto* g = m.mutable_graph();
+    AddInput(g, "X", onnx::TensorProto::FLOAT, {1, 1, 10, 10});
+    AddInput(g, "rois", onnx::TensorProto::FLOAT, {1, 4});
+    AddInput(g, "batch_indices", onnx::TensorProto::INT64, {1});
+    auto* n = AddNode(g, "RoiAlign", {"X", "rois", "batch_indices"}, {"Y"});
+    IntAttr(n, "output_height", 5);
+    IntAttr(n, "output_width", 5);
+    IntAttr(n, "sampling_ratio", ratio);
+    auto* a = n->add_attribute();
+    a->set_name("spatial_scale");
+    a->set_type(onnx::AttributeProto::FLOAT);
+    a->set_f(scale);
+    AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
+    return m;
+  };
+  const std::vector<HostTensor> inputs = {F32({1, 1, 10, 10}, std::vector<float>(100, 1.f)), F32({1, 4}, {0, 0, 3, 3}),
+                                          I64({1}, {0})};
+  auto model = Load(build(1e30f, 0));
+  ASSERT_NE(model, nullptr);
+  std::vector<HostTensor> out;
+  Status st = model->Run(inputs, &out);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("input 'rois' row 0 needs a"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("check spatial_scale"), std::string::npos) << st.message();
+
+  st = LoadAndCompile(build(1.f, 1 << 20));
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("sampling_ratio 1048576 asks for more than"), std::string::npos) << st.message();
+
+  // A legitimate roi: the average of a constant image is that constant.
+  model = Load(build(1.f, 0));
+  ASSERT_NE(model, nullptr);
+  st = model->Run(inputs, &out);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_EQ(out[0].NumElements(), 25);
+  for (int64_t i = 0; i < 25; ++i) EXPECT_FLOAT_EQ(out[0].data_as<float>()[i], 1.f) << i;
+}
+
 }  // namespace
 }  // namespace ge
