@@ -118,7 +118,9 @@ void AlignKernel(const aclrtKernelArgs* args) {
     // The adaptive grid, ceil(roi extent / output extent) points a side, is bounded: a
     // spatial_scale of 1e30 asked for 3e29 (a float-to-int64 overflow, then a loop without end;
     // onnx_model fuzz harness).
-    const double agh = std::ceil(static_cast<double>(rh) / t.oh), agw = std::ceil(static_cast<double>(rw) / t.ow);
+    // (A negative extent, possible with half_pixel, samples nothing: 0 points, as a negative count did.)
+    const double agh = std::max(0.0, std::ceil(static_cast<double>(rh) / t.oh)),
+                 agw = std::max(0.0, std::ceil(static_cast<double>(rw) / t.ow));
     if (t.sampling_ratio <= 0 && !(agh * agw <= kMaxSamplesPerBin)) {
       ReportBadData(args, fmt::format("input 'rois' row {} needs a {} x {} sampling grid per output bin (at most {} "
                                       "points: check spatial_scale)",

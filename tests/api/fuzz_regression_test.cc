@@ -1026,6 +1026,13 @@ TEST(FuzzRegression, RoiAlignSamplingGridIsBounded) {
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("sampling_ratio 1048576 asks for more than"), std::string::npos) << st.message();
 
+  // A roi of negative extent (x2 < x1, y2 < y1) samples nothing: zeros, also at that scale (its
+  // -3e29-point grid side was cast to int64 too: UBSan, the CI's fuzz smoke replay).
+  st = model->Run({inputs[0], F32({1, 4}, {3, 3, 0, 0}), inputs[2]}, &out);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_EQ(out[0].NumElements(), 25);
+  for (int64_t i = 0; i < 25; ++i) EXPECT_EQ(out[0].data_as<float>()[i], 0.f) << i;
+
   // A legitimate roi: the average of a constant image is that constant.
   model = Load(build(1.f, 0));
   ASSERT_NE(model, nullptr);
