@@ -26,11 +26,10 @@
 #include <vector>
 
 #include "ge/ge_api_types.h"
+#include "ge/graph.h"
 #include "ge/status.h"
 
 namespace ge {
-
-class Graph;  // the engine's graph IR (built in C++ or by aclgrphParseONNX)
 
 // Initializes GE (starts the device) with global options: the process-wide ones are applied,
 // the graph ones (mode, optimization level, streams, prefer-fallback) become every session's

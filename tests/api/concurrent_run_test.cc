@@ -14,7 +14,7 @@
 
 #include "ge/model.h"
 #include "ge/npy.h"
-#include "graph/graph.h"  // C++-built graphs and Model::graph() (no public graph builder yet)
+#include "ge/graph.h"
 
 namespace ge {
 namespace {

@@ -11,7 +11,7 @@
 #include <random>
 
 #include "ge/model.h"
-#include "graph/graph.h"  // C++-built graphs (no public graph builder yet)
+#include "ge/graph.h"
 
 namespace ge {
 namespace {

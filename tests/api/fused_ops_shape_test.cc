@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "ge/model.h"
-#include "graph/graph.h"  // C++-built graphs and Model::graph() (no public graph builder yet)
+#include "ge/graph.h"
 #include "graph/graph_text.h"  // graphs written in the textual IR (an internal format)
 
 namespace ge {

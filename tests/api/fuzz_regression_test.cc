@@ -54,13 +54,16 @@ onnx::NodeProto* AddNode(onnx::GraphProto* g, const std::string& op, std::vector
   return n;
 }
 
-std::unique_ptr<Model> Load(const onnx::ModelProto& m) {
+// Loads and compiles m in the given scheduling mode ("auto": sink where shapes are static).
+std::unique_ptr<Model> Load(const onnx::ModelProto& m, const char* mode = "auto") {
   std::shared_ptr<Graph> graph;
   Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
   EXPECT_TRUE(st.ok()) << st.message();
   if (!st.ok()) return nullptr;
+  ModelOptions options;
+  options.mode = mode;
   std::unique_ptr<Model> model;
-  st = Model::FromGraph(graph, ModelOptions{}, &model);
+  st = Model::FromGraph(graph, options, &model);
   EXPECT_TRUE(st.ok()) << st.message();
   return model;
 }
@@ -914,52 +917,57 @@ TEST(FuzzRegression, SequencePositionIsOneInteger) {
 // of column w covers columns w - 1 and w; AveragePool of the same window (pads excluded) is the
 // mean of those columns.
 TEST(FuzzRegression, PoolKernelFarWiderThanTheInputVisitsOnlyItsInputTaps) {
-  for (const char* op : {"MaxPool", "AveragePool"}) {
-    SCOPED_TRACE(op);
-    auto m = NewModel();
-    auto* g = m.mutable_graph();
-    AddInput(g, "x", onnx::TensorProto::FLOAT, {1, 1, 3, 4});
-    auto* n = AddNode(g, op, {"x"}, {"y"});
-    IntsAttr(n, "kernel_shape", {int64_t{1} << 40, 2});
-    StrAttr(n, "auto_pad", "SAME_LOWER");
-    AddOutput(g, "y", onnx::TensorProto::FLOAT, 4);
-    auto model = Load(m);
-    ASSERT_NE(model, nullptr);
-    // x[h][w] = 10 h + w, except one large value at (1, 2).
-    std::vector<float> x = {0, 1, 2, 3, 10, 11, 99, 13, 20, 21, 22, 23};
-    std::vector<HostTensor> out;
-    ASSERT_TRUE(model->Run({F32({1, 1, 3, 4}, x)}, &out).ok());
-    ASSERT_EQ(out.size(), 1u);
-    ASSERT_EQ(out[0].shape(), Shape({1, 1, 3, 4}));
-    std::vector<float> row;
-    if (std::string(op) == "MaxPool") {
-      row = {20, 21, 99, 99};
-    } else {  // column means 10, 11, 41, 13; window of column w: columns w - 1 and w
-      row = {10, 10.5f, 26, 27};
+  for (const char* mode : {"sink", "host"})
+    for (const char* op : {"MaxPool", "AveragePool"}) {
+      SCOPED_TRACE(std::string(op) + " " + mode);
+      auto m = NewModel();
+      auto* g = m.mutable_graph();
+      AddInput(g, "x", onnx::TensorProto::FLOAT, {1, 1, 3, 4});
+      auto* n = AddNode(g, op, {"x"}, {"y"});
+      IntsAttr(n, "kernel_shape", {int64_t{1} << 40, 2});
+      StrAttr(n, "auto_pad", "SAME_LOWER");
+      AddOutput(g, "y", onnx::TensorProto::FLOAT, 4);
+      auto model = Load(m, mode);
+      ASSERT_NE(model, nullptr);
+      // x[h][w] = 10 h + w, except one large value at (1, 2).
+      std::vector<float> x = {0, 1, 2, 3, 10, 11, 99, 13, 20, 21, 22, 23};
+      std::vector<HostTensor> out;
+      ASSERT_TRUE(model->Run({F32({1, 1, 3, 4}, x)}, &out).ok());
+      ASSERT_EQ(out.size(), 1u);
+      ASSERT_EQ(out[0].shape(), Shape({1, 1, 3, 4}));
+      std::vector<float> row;
+      if (std::string(op) == "MaxPool") {
+        row = {20, 21, 99, 99};
+      } else {  // column means 10, 11, 41, 13; window of column w: columns w - 1 and w
+        row = {10, 10.5f, 26, 27};
+      }
+      const float* y = out[0].data_as<float>();
+      for (int h = 0; h < 3; ++h)
+        for (int w = 0; w < 4; ++w) EXPECT_FLOAT_EQ(y[h * 4 + w], row[w]) << h << ", " << w;
     }
-    const float* y = out[0].data_as<float>();
-    for (int h = 0; h < 3; ++h)
-      for (int w = 0; w < 4; ++w) EXPECT_FLOAT_EQ(y[h * 4 + w], row[w]) << h << ", " << w;
-  }
 }
 
 // A Transpose of an empty [0, 3, 1] tensor to [1, 3, 0] took the small-inner-dim transpose path,
 // which divides by the output's row length, 0: SIGFPE (onnx_model harness). An empty view copies
-// nothing.
+// nothing: sunk with the static shape, host-run with a dynamic last dim.
 TEST(FuzzRegression, TransposeOfAnEmptyTensorIsEmpty) {
-  auto m = NewModel();
-  auto* g = m.mutable_graph();
-  AddInput(g, "data", onnx::TensorProto::UINT16, {0, 3, -1});
-  AddNode(g, "Transpose", {"data"}, {"t"});
-  AddOutput(g, "t", onnx::TensorProto::UINT16, 3);
-  auto model = Load(m);
-  ASSERT_NE(model, nullptr);
-  for (int64_t n : {1, 2, 5}) {
-    std::vector<HostTensor> out;
-    Status st = model->Run({HostTensor(DT_UINT16, Shape({0, 3, n}))}, &out);
-    ASSERT_TRUE(st.ok()) << st.message();
-    ASSERT_EQ(out.size(), 1u);
-    EXPECT_EQ(out[0].shape(), Shape({n, 3, 0}));
+  for (const char* mode : {"sink", "host"}) {
+    SCOPED_TRACE(mode);
+    const bool sink = std::string(mode) == "sink";
+    auto m = NewModel();
+    auto* g = m.mutable_graph();
+    AddInput(g, "data", onnx::TensorProto::UINT16, {0, 3, sink ? 1 : -1});
+    AddNode(g, "Transpose", {"data"}, {"t"});
+    AddOutput(g, "t", onnx::TensorProto::UINT16, 3);
+    auto model = Load(m, mode);
+    ASSERT_NE(model, nullptr);
+    for (int64_t n : sink ? std::vector<int64_t>{1} : std::vector<int64_t>{1, 2, 5}) {
+      std::vector<HostTensor> out;
+      Status st = model->Run({HostTensor(DT_UINT16, Shape({0, 3, n}))}, &out);
+      ASSERT_TRUE(st.ok()) << st.message();
+      ASSERT_EQ(out.size(), 1u);
+      EXPECT_EQ(out[0].shape(), Shape({n, 3, 0}));
+    }
   }
 }
 
@@ -995,51 +1003,54 @@ TEST(FuzzRegression, BroadcastOfAnEmptyTensorIsEmpty) {
 // looped over (onnx_model harness). A grid over 2^20 points per bin is a run error naming the roi
 // row; so is a sampling_ratio asking for one.
 TEST(FuzzRegression, RoiAlignSamplingGridIsBounded) {
-  auto build = [](float scale, int64_t ratio) {
-    auto m = NewModel();
-    auto* g = m.mutable_graph();
-    AddInput(g, "X", onnx::TensorProto::FLOAT, {1, 1, 10, 10});
-    AddInput(g, "rois", onnx::TensorProto::FLOAT, {1, 4});
-    AddInput(g, "batch_indices", onnx::TensorProto::INT64, {1});
-    auto* n = AddNode(g, "RoiAlign", {"X", "rois", "batch_indices"}, {"Y"});
-    IntAttr(n, "output_height", 5);
-    IntAttr(n, "output_width", 5);
-    IntAttr(n, "sampling_ratio", ratio);
-    auto* a = n->add_attribute();
-    a->set_name("spatial_scale");
-    a->set_type(onnx::AttributeProto::FLOAT);
-    a->set_f(scale);
-    AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
-    return m;
-  };
-  const std::vector<HostTensor> inputs = {F32({1, 1, 10, 10}, std::vector<float>(100, 1.f)), F32({1, 4}, {0, 0, 3, 3}),
-                                          I64({1}, {0})};
-  auto model = Load(build(1e30f, 0));
-  ASSERT_NE(model, nullptr);
-  std::vector<HostTensor> out;
-  Status st = model->Run(inputs, &out);
-  ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("input 'rois' row 0 needs a"), std::string::npos) << st.message();
-  EXPECT_NE(st.message().find("check spatial_scale"), std::string::npos) << st.message();
+  for (const char* mode : {"sink", "host"}) {
+    SCOPED_TRACE(mode);
+    auto build = [](float scale, int64_t ratio) {
+      auto m = NewModel();
+      auto* g = m.mutable_graph();
+      AddInput(g, "X", onnx::TensorProto::FLOAT, {1, 1, 10, 10});
+      AddInput(g, "rois", onnx::TensorProto::FLOAT, {1, 4});
+      AddInput(g, "batch_indices", onnx::TensorProto::INT64, {1});
+      auto* n = AddNode(g, "RoiAlign", {"X", "rois", "batch_indices"}, {"Y"});
+      IntAttr(n, "output_height", 5);
+      IntAttr(n, "output_width", 5);
+      IntAttr(n, "sampling_ratio", ratio);
+      auto* a = n->add_attribute();
+      a->set_name("spatial_scale");
+      a->set_type(onnx::AttributeProto::FLOAT);
+      a->set_f(scale);
+      AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
+      return m;
+    };
+    const std::vector<HostTensor> inputs = {F32({1, 1, 10, 10}, std::vector<float>(100, 1.f)),
+                                            F32({1, 4}, {0, 0, 3, 3}), I64({1}, {0})};
+    auto model = Load(build(1e30f, 0), mode);
+    ASSERT_NE(model, nullptr);
+    std::vector<HostTensor> out;
+    Status st = model->Run(inputs, &out);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("input 'rois' row 0 needs a"), std::string::npos) << st.message();
+    EXPECT_NE(st.message().find("check spatial_scale"), std::string::npos) << st.message();
 
-  st = LoadAndCompile(build(1.f, 1 << 20));
-  ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("sampling_ratio 1048576 asks for more than"), std::string::npos) << st.message();
+    st = LoadAndCompile(build(1.f, 1 << 20));
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("sampling_ratio 1048576 asks for more than"), std::string::npos) << st.message();
 
-  // A roi of negative extent (x2 < x1, y2 < y1) samples nothing: zeros, also at that scale (its
-  // -3e29-point grid side was cast to int64 too: UBSan, the CI's fuzz smoke replay).
-  st = model->Run({inputs[0], F32({1, 4}, {3, 3, 0, 0}), inputs[2]}, &out);
-  ASSERT_TRUE(st.ok()) << st.message();
-  ASSERT_EQ(out[0].NumElements(), 25);
-  for (int64_t i = 0; i < 25; ++i) EXPECT_EQ(out[0].data_as<float>()[i], 0.f) << i;
+    // A roi of negative extent (x2 < x1, y2 < y1) samples nothing: zeros, also at that scale (its
+    // -3e29-point grid side was cast to int64 too: UBSan, the CI's fuzz smoke replay).
+    st = model->Run({inputs[0], F32({1, 4}, {3, 3, 0, 0}), inputs[2]}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out[0].NumElements(), 25);
+    for (int64_t i = 0; i < 25; ++i) EXPECT_EQ(out[0].data_as<float>()[i], 0.f) << i;
 
-  // A legitimate roi: the average of a constant image is that constant.
-  model = Load(build(1.f, 0));
-  ASSERT_NE(model, nullptr);
-  st = model->Run(inputs, &out);
-  ASSERT_TRUE(st.ok()) << st.message();
-  ASSERT_EQ(out[0].NumElements(), 25);
-  for (int64_t i = 0; i < 25; ++i) EXPECT_FLOAT_EQ(out[0].data_as<float>()[i], 1.f) << i;
+    // A legitimate roi: the average of a constant image is that constant.
+    model = Load(build(1.f, 0), mode);
+    ASSERT_NE(model, nullptr);
+    st = model->Run(inputs, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out[0].NumElements(), 25);
+    for (int64_t i = 0; i < 25; ++i) EXPECT_FLOAT_EQ(out[0].data_as<float>()[i], 1.f) << i;
+  }
 }
 
 }  // namespace

@@ -21,7 +21,7 @@
 #include "compiler/gem_file.h"
 #include "ge/model.h"
 #include "ge/npy.h"
-#include "graph/graph.h"
+#include "ge/graph.h"
 #include "register/op_def.h"
 
 namespace ge {

@@ -10,7 +10,7 @@
 #include "executor/sink_executor.h"
 #include "ge/model.h"
 #include "ge/npy.h"
-#include "graph/graph.h"  // Model::graph() and the segment graphs (internal types)
+#include "ge/graph.h"
 
 namespace ge {
 namespace {

@@ -15,7 +15,7 @@
 #include "ge/ge_api.h"
 #include "ge/npy.h"
 #include "ge/onnx_parser.h"
-#include "graph/graph.h"  // C++-built graphs (no public graph builder yet)
+#include "ge/graph.h"
 
 namespace ge {
 namespace {

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "ge/model.h"
-#include "graph/graph.h"  // C++-built graphs and Model::graph() (no public graph builder yet)
+#include "ge/graph.h"
 
 namespace ge {
 namespace {
