@@ -12,9 +12,9 @@
 #include <string>
 #include <thread>
 
+#include "ge/graph.h"
 #include "ge/model.h"
 #include "ge/npy.h"
-#include "ge/graph.h"
 
 namespace ge {
 namespace {

@@ -10,8 +10,8 @@
 #include <cstdlib>
 #include <random>
 
-#include "ge/model.h"
 #include "ge/graph.h"
+#include "ge/model.h"
 
 namespace ge {
 namespace {

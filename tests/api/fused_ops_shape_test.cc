@@ -2,8 +2,8 @@
 // a compile error naming the node, never a read out of bounds.
 #include <gtest/gtest.h>
 
-#include "ge/model.h"
 #include "ge/graph.h"
+#include "ge/model.h"
 #include "graph/graph_text.h"  // graphs written in the textual IR (an internal format)
 
 namespace ge {

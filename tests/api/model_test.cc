@@ -7,9 +7,9 @@
 #include <cstring>
 #include <fstream>
 
+#include "ge/graph.h"
 #include "ge/model.h"
 #include "ge/npy.h"
-#include "ge/graph.h"
 
 namespace ge {
 namespace {

@@ -19,9 +19,9 @@
 
 #include "compiler/compile.h"
 #include "compiler/gem_file.h"
+#include "ge/graph.h"
 #include "ge/model.h"
 #include "ge/npy.h"
-#include "ge/graph.h"
 #include "register/op_def.h"
 
 namespace ge {

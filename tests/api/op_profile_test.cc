@@ -8,9 +8,9 @@
 
 #include "executor/compiled_model.h"  // the sink segment's task count (an executor detail)
 #include "executor/sink_executor.h"
+#include "ge/graph.h"
 #include "ge/model.h"
 #include "ge/npy.h"
-#include "ge/graph.h"
 
 namespace ge {
 namespace {

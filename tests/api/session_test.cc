@@ -13,9 +13,9 @@
 #include <thread>
 
 #include "ge/ge_api.h"
+#include "ge/graph.h"
 #include "ge/npy.h"
 #include "ge/onnx_parser.h"
-#include "ge/graph.h"
 
 namespace ge {
 namespace {
@@ -113,6 +113,36 @@ TEST_F(SessionTest, BuildGraphFixesDynamicInputShapes) {
   EXPECT_EQ(out[0].shape(), Shape({2, 3}));
   const float* q = reinterpret_cast<const float*>(out[0].GetData());
   for (int i = 0; i < 6; ++i) EXPECT_EQ(q[i], std::max(0.f, p[i]));
+}
+
+// The README's example: a graph built from the public headers alone (node outputs without a
+// desc: shapes and dtypes come from inference), y = Relu(x) + x, in sink and host modes.
+TEST_F(SessionTest, GraphBuiltFromThePublicHeadersRuns) {
+  for (const char* mode : {"sink", "host"}) {
+    SCOPED_TRACE(mode);
+    Graph g("relu_add");
+    ValueId x = g.AddInput("x", TensorDesc{DT_FLOAT, FORMAT_ND, Shape({-1, 3})});
+    ValueId r = g.AddValue("r"), y = g.AddValue("y");
+    g.AddNode("relu", "Relu", {x}, {r});
+    g.AddNode("add", "Add", {r, x}, {y});
+    g.AddOutput(y);
+    std::map<AscendString, AscendString> options = {{kOptionMode, mode}};
+    Session session(options);
+    ASSERT_TRUE(session.AddGraph(2, g).ok());
+    Tensor in(TensorDesc{DT_FLOAT, FORMAT_ND, Shape({2, 3})});
+    float* p = reinterpret_cast<float*>(in.GetData());
+    const float xs[6] = {-2.5f, -1.f, 0.f, 0.5f, 1.f, 3.f};
+    std::copy(xs, xs + 6, p);
+    if (std::string(mode) == "sink") ASSERT_TRUE(session.BuildGraph(2, {in}).ok());
+    std::vector<Tensor> out;
+    Status st = session.RunGraph(2, {in}, out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].shape(), Shape({2, 3}));
+    const float want[6] = {-2.5f, -1.f, 0.f, 1.f, 2.f, 6.f};  // Relu(x) + x: x for x < 0, else 2x
+    const float* q = reinterpret_cast<const float*>(out[0].GetData());
+    for (int i = 0; i < 6; ++i) EXPECT_EQ(q[i], want[i]) << i;
+  }
 }
 
 TEST_F(SessionTest, RunGraphAsyncCallsBackWithOutputs) {

@@ -5,8 +5,8 @@
 
 #include <fstream>
 
-#include "ge/model.h"
 #include "ge/graph.h"
+#include "ge/model.h"
 
 namespace ge {
 namespace {
