@@ -4,14 +4,16 @@
 For each model and thread count the engines run alternately, each as its own process timing RUNS
 runs after warm-up, in ROUNDS rounds whose order reverses every round (GE, ORT, PyTorch, then
 PyTorch, ORT, GE: a drift of the shared machine's speed during a model's rounds falls on every
-engine alike). One-thread runs are pinned (taskset) to one CPU, the same for every engine: the
-faster of the two by a 1-thread sgemm measured at the start, since the two vCPUs are unequal.
+engine alike). --pin pins the 1-thread runs (taskset) to one CPU, the same for every engine (auto:
+the faster by a 1-thread sgemm measured at the start); it is off by default because it slows
+ONNX Runtime under Node.js (its run goes to a libuv worker thread, which then shares the one CPU
+with Node's own threads: resnet18 28 -> 37 ms on 2026-12-03) while GE and PyTorch are unaffected.
 The table shows the mean of each engine's per-round medians, GE/ORT and GE/PyTorch ratios,
 GE's GFLOP/s (2 x the MACs of its Conv/MatMul-like nodes, as `ge bench` counts them) against oneDNN's sgemm peak
 measured in the same run, and each engine's peak resident memory (/usr/bin/time -v).
 
 Usage: /usr/bin/python3 bench/models.py [--ge build/bin/ge] [--models a,b] [--threads 1,2]
-                                        [--runs 20] [--rounds 2] [--pin auto|none|CPU]
+                                        [--runs 20] [--rounds 2] [--pin none|auto|CPU]
                                         [--out bench/results/DATE.md]
 Needs ../shared/bench (setup.sh, export_models.py: models under /tmp/harness/models).
 """
@@ -101,7 +103,7 @@ def main():
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--runs", type=int, default=20, help="timed runs per engine per round")
     ap.add_argument("--rounds", type=int, default=2, help="rounds per model and thread count, order reversed each")
-    ap.add_argument("--pin", default="auto", help="CPU for 1-thread runs: auto (the faster), none, or a number")
+    ap.add_argument("--pin", default="none", help="CPU for 1-thread runs: none, auto (the faster) or a number")
     ap.add_argument("--out", default=os.path.join(HERE, "results", f"{datetime.date.today()}.md"))
     a = ap.parse_args()
     models = [m for m in a.models.split(",") if os.path.exists(f"{MODELS}/{m}/model.onnx")]
