@@ -10,10 +10,8 @@
 #include <vector>
 
 #include "../ops/ops_test_util.h"
-#include "api/model.h"
-#include "base/host_memory.h"
+#include "ge/model.h"
 #include "onnx/onnx_pb.h"
-#include "parser/onnx/onnx_parser.h"
 
 namespace ge {
 namespace {
@@ -54,27 +52,26 @@ onnx::NodeProto* AddNode(onnx::GraphProto* g, const std::string& op, std::vector
   return n;
 }
 
+// Parses and compiles m through the public API.
+Status LoadModel(const onnx::ModelProto& m, const ModelOptions& options, std::unique_ptr<Model>* model) {
+  const std::string bytes = m.SerializeAsString();
+  return Model::LoadFromMemory(bytes.data(), bytes.size(), options, model);
+}
+
 // Loads and compiles m in the given scheduling mode ("auto": sink where shapes are static).
 std::unique_ptr<Model> Load(const onnx::ModelProto& m, const char* mode = "auto") {
-  std::shared_ptr<Graph> graph;
-  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
-  EXPECT_TRUE(st.ok()) << st.message();
-  if (!st.ok()) return nullptr;
   ModelOptions options;
   options.mode = mode;
   std::unique_ptr<Model> model;
-  st = Model::FromGraph(graph, options, &model);
+  Status st = LoadModel(m, options, &model);
   EXPECT_TRUE(st.ok()) << st.message();
   return model;
 }
 
 // Loads and compiles m; the first failure, or OK.
 Status LoadAndCompile(const onnx::ModelProto& m) {
-  std::shared_ptr<Graph> graph;
-  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
   std::unique_ptr<Model> model;
-  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
-  return st;
+  return LoadModel(m, ModelOptions{}, &model);
 }
 
 onnx::ModelProto NewModel() {
@@ -327,10 +324,8 @@ TEST(FuzzRegression, GruWeightsMustMatchHiddenSize) {
   h->set_type(onnx::AttributeProto::INT);
   h->set_i(1000);
   AddOutput(g, "Y_h", onnx::TensorProto::FLOAT, 3);
-  std::shared_ptr<Graph> graph;
-  ASSERT_TRUE(LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph).ok());
   std::unique_ptr<Model> model;
-  Status st = Model::FromGraph(graph, ModelOptions{}, &model);
+  Status st = LoadModel(m, ModelOptions{}, &model);
   if (st.ok()) {  // a host model: the error comes from the run
     HostTensor x(DT_FLOAT, Shape({1, 2, 3})), w(DT_FLOAT, Shape({1, 15, 3})), r(DT_FLOAT, Shape({1, 15, 5}));
     std::vector<HostTensor> out;
@@ -348,46 +343,10 @@ TEST(FuzzRegression, VariadicInputsMustNotBeEmpty) {
   AddInput(g, "A", onnx::TensorProto::FLOAT, {3});
   AddNode(g, "Mean", {"A", ""}, {"Y"});
   AddOutput(g, "Y", onnx::TensorProto::FLOAT, 1);
-  std::shared_ptr<Graph> graph;
-  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
-  if (st.ok()) {
-    std::unique_ptr<Model> model;
-    st = Model::FromGraph(graph, ModelOptions{}, &model);
-  }
+  std::unique_ptr<Model> model;
+  Status st = LoadModel(m, ModelOptions{}, &model);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.message().find("is empty"), std::string::npos) << st.message();
-}
-
-// Host tensors are accounted against GE_HOST_MEMORY_LIMIT (base/host_memory.h): over it, an
-// allocation fails with an out-of-memory error naming the sizes, never the OOM killer.
-TEST(HostMemoryLimit, HostTensorsAreAccountedAndLimited) {
-  SetHostMemoryLimitForTesting(int64_t{64} << 20);
-  const int64_t before = HostMemoryInUse();
-  {
-    HostTensor t(DT_FLOAT, Shape({1 << 20}));
-    EXPECT_EQ(HostMemoryInUse(), before + (4 << 20));
-    HostTensor copy = t;  // shares the bytes: counted once
-    EXPECT_EQ(HostMemoryInUse(), before + (4 << 20));
-  }
-  EXPECT_EQ(HostMemoryInUse(), before);
-  EXPECT_THROW(HostTensor(DT_FLOAT, Shape({int64_t{1} << 25})), HostMemoryLimitError);
-  EXPECT_EQ(HostMemoryInUse(), before);
-
-  // Through the API: ConstantOfShape of 2^25 floats (128 MiB) from a run-time shape.
-  auto m = NewModel();
-  auto* g = m.mutable_graph();
-  AddInput(g, "S", onnx::TensorProto::INT64, {1});
-  AddNode(g, "ConstantOfShape", {"S"}, {"Y"});
-  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 1);
-  auto model = Load(m);
-  ASSERT_NE(model, nullptr);
-  std::vector<HostTensor> out;
-  ASSERT_TRUE(model->Run({I64({1}, {4})}, &out).ok());
-  Status st = model->Run({I64({1}, {int64_t{1} << 25})}, &out);
-  EXPECT_FALSE(st.ok());
-  EXPECT_EQ(st.code(), Status::kOutOfMemory) << st.message();
-  EXPECT_NE(st.message().find("host memory limit"), std::string::npos) << st.message();
-  SetHostMemoryLimitForTesting(0);
 }
 
 // Shapes above 25 dims (gert::Shape's capacity) were truncated silently; now an error.
@@ -477,10 +436,8 @@ TEST(FuzzRegression, ConvGroupTimesChannelsOverflowIsAnError) {
   auto* n = AddNode(g, "Conv", {"X", "W"}, {"Y"});
   IntAttr(n, "group", 4);
   AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
-  std::shared_ptr<Graph> graph;
-  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
   std::unique_ptr<Model> model;
-  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  Status st = LoadModel(m, ModelOptions{}, &model);
   EXPECT_FALSE(st.ok());
 }
 
@@ -505,10 +462,8 @@ TEST(FuzzRegression, PoolWindowWhoseElementCountOverflowsIsAnError) {
   IntsAttr(n, "kernel_shape", {k, k});
   IntsAttr(n, "pads", {k, k, k, k});
   AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
-  std::shared_ptr<Graph> graph;
-  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
   std::unique_ptr<Model> model;
-  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  Status st = LoadModel(m, ModelOptions{}, &model);
   if (st.ok()) {
     std::vector<HostTensor> out;
     st = model->Run({HostTensor(DT_FLOAT, Shape({1, 1, 3, 3}))}, &out);
@@ -525,10 +480,8 @@ TEST(FuzzRegression, ConvTransposeHugeStrideIsAnError) {
   auto* n = AddNode(g, "ConvTranspose", {"X", "W"}, {"Y"});
   IntsAttr(n, "strides", {INT64_MAX, 1});
   AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
-  std::shared_ptr<Graph> graph;
-  Status st = LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph);
   std::unique_ptr<Model> model;
-  if (st.ok()) st = Model::FromGraph(graph, ModelOptions{}, &model);
+  Status st = LoadModel(m, ModelOptions{}, &model);
   EXPECT_FALSE(st.ok());
 }
 
@@ -983,12 +936,10 @@ TEST(FuzzRegression, BroadcastOfAnEmptyTensorIsEmpty) {
     AddInput(g, "y", onnx::TensorProto::FLOAT, {3, 1, 255});
     AddNode(g, "Sub", {"x", "y"}, {"z"});
     AddOutput(g, "z", onnx::TensorProto::FLOAT, 3);
-    std::shared_ptr<Graph> graph;
-    ASSERT_TRUE(LoadOnnxModelFromBytes(m.SerializeAsString(), "/nonexistent", &graph).ok());
     ModelOptions options;
     options.mode = mode;
     std::unique_ptr<Model> model;
-    Status st = Model::FromGraph(graph, options, &model);
+    Status st = LoadModel(m, options, &model);
     ASSERT_TRUE(st.ok()) << st.message();
     std::vector<HostTensor> out;
     st = model->Run({HostTensor(DT_FLOAT, Shape({3, 0, 255})), F32({3, 1, 255}, std::vector<float>(765, 1.f))}, &out);

@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "api/model.h"
+#include "ge/graph.h"
+#include "ge/model.h"
 
 namespace ge::testing {
 
