@@ -12,17 +12,14 @@ struct DropoutTiling {
 
 bool Training(const gert::TilingContext* ctx) {
   if (ctx->GetComputeNodeInputNum() < 3 || ctx->GetInputTensor(2) == nullptr) return false;
-  const gert::Tensor* t = ctx->GetInputTensor(2);
-  return t->GetAddr() != nullptr && *t->GetData<uint8_t>() != 0;
+  double v = 0;
+  return ReadScalar(ctx->GetInputTensor(2), &v) && v != 0;
 }
 
 double Ratio(const gert::TilingContext* ctx) {
   const gert::Tensor* t = ctx->GetComputeNodeInputNum() > 1 ? ctx->GetInputTensor(1) : nullptr;
-  if (t == nullptr || t->GetAddr() == nullptr) return 0.5;
   double r = 0.5;
-  GE_DISPATCH(FloatsAnd16, t->GetDataType(),
-              r = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
-  return r;
+  return ReadScalar(t, &r) ? r : 0.5;
 }
 
 ge::graphStatus DataType(gert::InferDataTypeContext* ctx) {

@@ -158,11 +158,7 @@ void TriluKernel(const aclrtKernelArgs* args) {
 template <typename Ctx>
 bool OneHotParams(const Ctx* ctx, const gert::Shape& idx, int64_t* ax, int64_t* depth) {
   double d = 0;
-  const gert::Tensor* dt = ctx->GetInputTensor(1);
-  if (dt == nullptr || dt->GetAddr() == nullptr) return false;
-  if (!GE_DISPATCH(AllTypes, dt->GetDataType(),
-                   d = static_cast<double>(static_cast<ComputeT<scalar_t>>(*dt->GetData<scalar_t>()))))
-    return false;
+  if (!ReadScalar(ctx->GetInputTensor(1), &d)) return false;
   if (!(d >= 1 && d <= 9.0e18)) return false;  // ONNX: depth > 0 (also NaN and out of int64 range)
   *depth = static_cast<int64_t>(d);
   return NormalizeAxis(AttrInt(ctx->GetAttrs(), 0, -1), idx.GetDimNum() + 1, ax);

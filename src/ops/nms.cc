@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "ops/op_util.h"
@@ -63,12 +64,20 @@ std::vector<std::array<int64_t, 3>> Select(const NmsParams& p, const float* boxe
   return out;
 }
 
+// An optional scalar input's value (dflt when absent or empty): an integer count from an int64 /
+// int32 tensor, a threshold from a floating-point one (another dtype is read as neither: a uint8
+// tensor read as float would read past its one byte).
 template <typename T>
 T Scalar(const gert::Tensor* t, T dflt) {
   if (t == nullptr || t->GetAddr() == nullptr || t->GetShapeSize() < 1) return dflt;
-  if (t->GetDataType() == ge::DT_INT64) return static_cast<T>(*t->GetData<int64_t>());
-  if (t->GetDataType() == ge::DT_INT32) return static_cast<T>(*t->GetData<int32_t>());
-  return static_cast<T>(*t->GetData<float>());
+  if constexpr (std::is_integral_v<T>) {
+    if (t->GetDataType() == ge::DT_INT64) return static_cast<T>(*t->GetData<int64_t>());
+    if (t->GetDataType() == ge::DT_INT32) return static_cast<T>(*t->GetData<int32_t>());
+  } else {
+    if (t->GetDataType() == ge::DT_FLOAT) return static_cast<T>(*t->GetData<float>());
+    if (t->GetDataType() == ge::DT_DOUBLE) return static_cast<T>(*t->GetData<double>());
+  }
+  return dflt;
 }
 
 // Params from the inputs; false when the data is not known yet or shapes are wrong.

@@ -53,6 +53,16 @@ bool ReadInt64s(const gert::Tensor* t, std::vector<int64_t>* out) {
   });
 }
 
+bool ReadScalar(const gert::Tensor* t, double* v) {
+  if (t == nullptr || t->GetAddr() == nullptr || t->GetShapeSize() != 1) return false;
+  if (t->GetDataType() == ge::DT_BOOL) {
+    *v = *static_cast<const uint8_t*>(t->GetAddr()) != 0 ? 1.0 : 0.0;
+    return true;
+  }
+  return GE_DISPATCH(AllTypes, t->GetDataType(),
+                     *v = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
+}
+
 bool ReportBadIndex(const aclrtKernelArgs* args, const char* input, int64_t value, int64_t dim) {
   std::string msg = dim > 0 ? fmt::format("input '{}' value {} is out of range [{}, {}]", input, value, -dim, dim - 1)
                             : fmt::format("input '{}' value {} indexes an empty axis", input, value);

@@ -78,6 +78,12 @@ ge::graphStatus InferDataTypeSameAsAB(gert::InferDataTypeContext* ctx);
 
 // Reads any integer tensor's values as int64 (for value-depend inputs); false if no data.
 bool ReadInt64s(const gert::Tensor* t, std::vector<int64_t>* out);
+// Reads a one-element tensor of any dtype in kAllTypes as double (a scalar operand: OneHot's
+// depth, Range's bounds, Dropout's ratio). False if it is absent, has no data yet, or does not
+// hold exactly one element (an empty tensor's "first element" is another tensor's bytes). A bool
+// is true for any nonzero byte: a single-op caller's bool may hold 190, which loaded as C++ bool
+// is undefined behaviour.
+bool ReadScalar(const gert::Tensor* t, double* v);
 
 // ge::DataType for an ONNX TensorProto.DataType code; DT_UNDEFINED when unknown.
 ge::DataType FromOnnxDtype(int64_t onnx_dtype);

@@ -209,16 +209,6 @@ struct RangeTiling {
   double start, delta;
 };
 
-bool ReadScalar(const gert::Tensor* t, double* v) {
-  if (t == nullptr || t->GetAddr() == nullptr) return false;
-  if (t->GetDataType() == ge::DT_BOOL) {  // any nonzero byte is true (a single-op caller's bool may hold 190)
-    *v = *static_cast<const uint8_t*>(t->GetAddr()) != 0 ? 1.0 : 0.0;
-    return true;
-  }
-  return GE_DISPATCH(AllTypes, t->GetDataType(),
-                     *v = static_cast<double>(static_cast<ComputeT<scalar_t>>(*t->GetData<scalar_t>())));
-}
-
 template <typename Ctx>
 bool RangeParams(const Ctx* ctx, RangeTiling* t) {
   double start, limit, delta;

@@ -21,12 +21,12 @@ bool ScalarInt(const gert::Tensor* t, int64_t* v) {
   return true;
 }
 
-float ScalarFloat(const gert::Tensor* t) {
-  if (t->GetDataType() == ge::DT_DOUBLE) return static_cast<float>(*t->GetData<double>());
-  if (t->GetDataType() == ge::DT_FLOAT) return *t->GetData<float>();
-  int64_t v = 0;
-  ScalarInt(t, &v);
-  return static_cast<float>(v);
+// A scalar input's value as float (any numeric dtype); false when absent, unknown or not one value.
+bool ScalarFloat(const gert::Tensor* t, float* v) {
+  double d = 0;
+  if (!ReadScalar(t, &d)) return false;
+  *v = static_cast<float>(d);
+  return true;
 }
 
 // out[k] = sum_j in[j] * exp(sign * 2πi k j / n), k < out_len; in has `len` complex samples
@@ -241,11 +241,10 @@ template <typename Ctx>
 bool MelParams(const Ctx* ctx, MelTiling* t) {
   for (int i = 0; i < 5; ++i)
     if (ctx->GetInputTensor(i) == nullptr || ctx->GetInputTensor(i)->GetAddr() == nullptr) return false;
-  ScalarInt(ctx->GetInputTensor(0), &t->mel_bins);
-  ScalarInt(ctx->GetInputTensor(1), &t->dft_length);
-  ScalarInt(ctx->GetInputTensor(2), &t->sample_rate);
-  t->lower = ScalarFloat(ctx->GetInputTensor(3));
-  t->upper = ScalarFloat(ctx->GetInputTensor(4));
+  if (!ScalarInt(ctx->GetInputTensor(0), &t->mel_bins) || !ScalarInt(ctx->GetInputTensor(1), &t->dft_length) ||
+      !ScalarInt(ctx->GetInputTensor(2), &t->sample_rate) || !ScalarFloat(ctx->GetInputTensor(3), &t->lower) ||
+      !ScalarFloat(ctx->GetInputTensor(4), &t->upper))
+    return false;
   return t->mel_bins > 0 && t->dft_length > 0 && t->sample_rate > 0;
 }
 

@@ -1004,5 +1004,64 @@ TEST(FuzzRegression, RoiAlignSamplingGridIsBounded) {
   }
 }
 
+// OneHot read its depth as the first element of the depth tensor without checking it had one: an
+// empty bool depth from the single-op API read a byte of another tensor, 190, as a C++ bool
+// (UBSan, aclnn harness; fuzz/regressions/aclnn/onehot_empty_bool_depth). Scalar operands (OneHot's
+// depth, Range's start / limit / delta, Dropout's ratio, MelWeightMatrix's) must hold exactly one
+// value: an empty one is an error, at run time (a data input) or at compile time (an initializer),
+// and a one-element one works: OneHot([0, 2], depth 3, values [0, 1]) is [[1, 0, 0], [0, 0, 1]];
+// Range(2, 11, 3) is [2, 5, 8].
+TEST(FuzzRegression, ScalarOperandsMustHoldOneValue) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "indices", onnx::TensorProto::INT64, {2});
+  AddInput(g, "depth", onnx::TensorProto::INT64, {-1});
+  AddInput(g, "values", onnx::TensorProto::FLOAT, {2});
+  AddNode(g, "OneHot", {"indices", "depth", "values"}, {"y"});
+  AddOutput(g, "y", onnx::TensorProto::FLOAT, 2);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  std::vector<HostTensor> out;
+  Status st = model->Run({I64({2}, {0, 2}), I64({1}, {3}), F32({2}, {0, 1})}, &out);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_EQ(out[0].shape(), Shape({2, 3}));
+  const std::vector<float> want = {1, 0, 0, 0, 0, 1};
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(out[0].data_as<float>()[i], want[i]) << i;
+  st = model->Run({I64({2}, {0, 2}), I64({0}, {}), F32({2}, {0, 1})}, &out);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("'depth' must be one value"), std::string::npos) << st.message();
+
+  // The same with depth an empty initializer: a compile error.
+  auto c = NewModel();
+  g = c.mutable_graph();
+  AddInput(g, "indices", onnx::TensorProto::INT64, {2});
+  AddInput(g, "values", onnx::TensorProto::FLOAT, {2});
+  auto* depth = g->add_initializer();
+  depth->set_name("depth");
+  depth->set_data_type(onnx::TensorProto::INT64);
+  depth->add_dims(0);
+  AddNode(g, "OneHot", {"indices", "depth", "values"}, {"y"});
+  AddOutput(g, "y", onnx::TensorProto::FLOAT, 2);
+  st = LoadAndCompile(c);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("'depth' must be one value"), std::string::npos) << st.message();
+
+  auto r = NewModel();
+  g = r.mutable_graph();
+  AddInput(g, "start", onnx::TensorProto::INT64, {});
+  AddInput(g, "limit", onnx::TensorProto::INT64, {-1});
+  AddInput(g, "delta", onnx::TensorProto::INT64, {});
+  AddNode(g, "Range", {"start", "limit", "delta"}, {"y"});
+  AddOutput(g, "y", onnx::TensorProto::INT64, 1);
+  model = Load(r);
+  ASSERT_NE(model, nullptr);
+  st = model->Run({I64({}, {2}), I64({1}, {11}), I64({}, {3})}, &out);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_EQ(out[0].shape(), Shape({3}));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(out[0].data_as<int64_t>()[i], 2 + 3 * i) << i;
+  st = model->Run({I64({}, {2}), I64({0}, {}), I64({}, {3})}, &out);
+  EXPECT_FALSE(st.ok());
+}
+
 }  // namespace
 }  // namespace ge
