@@ -350,7 +350,19 @@ std::string Key(const DnnlConvParams& p, uint32_t max_blocks) {
 
 bool DnnlConvSupported(const DnnlConvParams& p) { return GetDnnlConvPlan(p, 1) != nullptr; }
 
+// oneDNN computes offsets in 32-bit ints: dims, pads and an image's elements beyond 2^31 divide
+// by zero inside its primitive-descriptor creation (a fuzzed Conv with a 2^40 pad: SIGFPE at
+// compile time). Such a convolution is not oneDNN's; the reference path sizes it and fails cleanly.
+bool WithinDnnlLimits(const DnnlConvParams& p) {
+  constexpr int64_t kMax = int64_t{1} << 31;
+  for (int64_t v : {p.c, p.h, p.w, p.m, p.kh, p.kw, p.sh, p.sw, p.dh, p.dw, p.pt, p.pl, p.pb, p.pr, p.oh, p.ow})
+    if (v < 0 || v >= kMax) return false;
+  return p.h * p.w < kMax / std::max<int64_t>(p.c, 1) && p.oh * p.ow < kMax / std::max<int64_t>(p.m, 1) &&
+         p.kh * p.kw < kMax / std::max<int64_t>(p.c, 1);
+}
+
 const DnnlConvPlan* GetDnnlConvPlan(const DnnlConvParams& p, uint32_t max_blocks) {
+  if (!WithinDnnlLimits(p)) return nullptr;
   std::string key = Key(p, max_blocks);
   std::lock_guard<std::mutex> lock(g_mu);
   auto it = g_plans.find(key);

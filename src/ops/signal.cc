@@ -245,7 +245,13 @@ bool MelParams(const Ctx* ctx, MelTiling* t) {
       !ScalarInt(ctx->GetInputTensor(2), &t->sample_rate) || !ScalarFloat(ctx->GetInputTensor(3), &t->lower) ||
       !ScalarFloat(ctx->GetInputTensor(4), &t->upper))
     return false;
-  return t->mel_bins > 0 && t->dft_length > 0 && t->sample_rate > 0;
+  // Frequency edges: finite, 0 <= lower <= upper, and a top bin index ((dft_length + 1) * upper /
+  // sample_rate) far inside int64 (a NaN or -1e30 edge made the bins NaN, cast to int64: UBSan).
+  if (!(t->lower >= 0 && t->lower <= t->upper && std::isfinite(t->upper))) return false;
+  if (t->mel_bins <= 0 || t->dft_length <= 0 || t->sample_rate <= 0 || t->mel_bins > (int64_t{1} << 24) ||
+      t->dft_length > (int64_t{1} << 40))
+    return false;
+  return (static_cast<double>(t->dft_length) + 1) * t->upper / static_cast<double>(t->sample_rate) < 1e15;
 }
 
 ge::graphStatus MelShape(gert::InferShapeContext* ctx) {

@@ -1063,5 +1063,51 @@ TEST(FuzzRegression, ScalarOperandsMustHoldOneValue) {
   EXPECT_FALSE(st.ok());
 }
 
+// Two onnx_model harness finds, each now a compile error instead of a crash:
+// - MelWeightMatrix with a lower edge of -1e30 Hz: the mel bins were NaN, cast to int64 (UBSan).
+//   Edges must be finite with 0 <= lower <= upper.
+// - Conv with a 2^40 left pad: oneDNN's primitive-descriptor creation divided by zero (SIGFPE)
+//   on dims past its 32-bit offsets. Such convolutions are not handed to oneDNN.
+TEST(FuzzRegression, MelEdgesAndHugeConvPadsAreCompileErrors) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  auto scalar = [&](const std::string& name, int type, double v) {
+    auto* t = g->add_initializer();
+    t->set_name(name);
+    t->set_data_type(type);
+    if (type == onnx::TensorProto::FLOAT)
+      t->add_float_data(static_cast<float>(v));
+    else
+      t->add_int32_data(static_cast<int32_t>(v));
+  };
+  scalar("bins", onnx::TensorProto::INT32, 8);
+  scalar("dft", onnx::TensorProto::INT32, 64);
+  scalar("rate", onnx::TensorProto::INT32, 16000);
+  scalar("lower", onnx::TensorProto::FLOAT, -1e30);
+  scalar("upper", onnx::TensorProto::FLOAT, 8000);
+  AddNode(g, "MelWeightMatrix", {"bins", "dft", "rate", "lower", "upper"}, {"y"});
+  AddOutput(g, "y", onnx::TensorProto::FLOAT, 2);
+  EXPECT_FALSE(LoadAndCompile(m).ok());
+
+  auto c = NewModel();
+  g = c.mutable_graph();
+  AddInput(g, "x", onnx::TensorProto::FLOAT, {1, 2, 4, 2});
+  auto* w = g->add_initializer();  // packed for oneDNN at compile time, as in the find
+  w->set_name("w");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : {3, 2, 3, 3}) w->add_dims(d);
+  for (int i = 0; i < 54; ++i) w->add_float_data(0.5f);
+  auto* n = AddNode(g, "Conv", {"x", "w"}, {"y"});
+  IntsAttr(n, "pads", {0, int64_t{1} << 40, 0, 0});
+  AddOutput(g, "y", onnx::TensorProto::FLOAT, 4);
+  std::unique_ptr<Model> model;
+  Status st = LoadModel(c, ModelOptions{}, &model);
+  if (st.ok()) {
+    std::vector<HostTensor> out;
+    st = model->Run({HostTensor(DT_FLOAT, Shape({1, 2, 4, 2}))}, &out);
+  }
+  EXPECT_FALSE(st.ok());
+}
+
 }  // namespace
 }  // namespace ge
