@@ -27,16 +27,16 @@ struct PoolExtTiling {
 constexpr WindowAttrIdx kWinIdx = {0, -1, 4, 5, 1};
 
 template <P kOp>
-bool MakeWindow(const gert::Shape& x, const gert::RuntimeAttrs* a, Window3d* w) {
+bool MakeWindow(const gert::Shape& x, const gert::RuntimeAttrs* a, Window3d* w, std::string* why = nullptr) {
   if (kOp == P::kGlobalMax || kOp == P::kGlobalLp) {
     std::vector<int64_t> k(x.GetDims() + 2, x.GetDims() + x.GetDimNum());
     gert::RuntimeAttrs none;
-    return ComputeWindow(x, k.data(), k.size(), &none, {-1, -1, -1, -1, -1}, w);
+    return ComputeWindow(x, k.data(), k.size(), &none, {-1, -1, -1, -1, -1}, w, why);
   }
   auto k = AttrInts(a, 3);
   WindowAttrIdx idx = kWinIdx;
   if (kOp == P::kLp) idx.ceil_mode = -1;
-  return ComputeWindow(x, k.data(), k.size(), a, idx, w);
+  return ComputeWindow(x, k.data(), k.size(), a, idx, w, why);
 }
 
 template <P kOp>
@@ -45,8 +45,9 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   Window3d w;
   if (x.GetDimNum() < 3 || x.GetDimNum() > 5)
     return InferFail(fmt::format("expected 3-D to 5-D input, got {}", ShapeToString(x)));
-  if (!MakeWindow<kOp>(x, ctx->GetAttrs(), &w))
-    return InferFail(fmt::format("invalid kernel_shape, strides, pads or dilations for input {}", ShapeToString(x)));
+  std::string why;
+  if (!MakeWindow<kOp>(x, ctx->GetAttrs(), &w, &why))
+    return InferFail(fmt::format("invalid window for input {}: {}", ShapeToString(x), why));
   gert::Shape* y = ctx->GetOutputShape(0);
   *y = x;
   size_t ns = x.GetDimNum() - 2;

@@ -67,9 +67,9 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   Window3d w;
   if (!KernelShape(ctx->GetAttrs(), *wt, k, &nk))
     return InferFail(fmt::format("kernel_shape does not match W {}", ShapeToString(*wt)));
-  if (!ComputeWindow(*x, k, nk, ctx->GetAttrs(), kWinIdx, &w))
-    return InferFail(
-        fmt::format("invalid strides, pads or dilations for X {} and W {}", ShapeToString(*x), ShapeToString(*wt)));
+  std::string why;
+  if (!ComputeWindow(*x, k, nk, ctx->GetAttrs(), kWinIdx, &w, &why))
+    return InferFail(fmt::format("invalid window for X {} and W {}: {}", ShapeToString(*x), ShapeToString(*wt), why));
   int64_t group = *ctx->GetAttrs()->GetInt(kGroup);
   int64_t in_channels = 0;  // W's channels times group, checked (both come from the model)
   if (group <= 0 || !ge::CheckedMul<int64_t>(wt->GetDim(1), group, &in_channels) ||

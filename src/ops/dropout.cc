@@ -1,5 +1,7 @@
 // Dropout (opset 13) for inference: output = data, mask = all true. Training mode with a
 // non-zero ratio draws random numbers; it is refused (the reference values cannot be matched).
+#include <fmt/format.h>
+
 #include "ops/op_util.h"
 
 namespace ge::ops_dropout {
@@ -10,16 +12,13 @@ struct DropoutTiling {
   int64_t numel;
 };
 
-bool Training(const gert::TilingContext* ctx) {
-  if (ctx->GetComputeNodeInputNum() < 3 || ctx->GetInputTensor(2) == nullptr) return false;
-  double v = 0;
-  return ReadScalar(ctx->GetInputTensor(2), &v) && v != 0;
-}
-
-double Ratio(const gert::TilingContext* ctx) {
-  const gert::Tensor* t = ctx->GetComputeNodeInputNum() > 1 ? ctx->GetInputTensor(1) : nullptr;
-  double r = 0.5;
-  return ReadScalar(t, &r) ? r : 0.5;
+// Optional scalar input i: absent (or its value not known yet) leaves *v; present, it must hold
+// one value (an empty training_mode was read as false, an empty ratio as 0.5).
+bool OptionalScalar(const gert::TilingContext* ctx, size_t i, double* v) {
+  const gert::Tensor* t = ctx->GetComputeNodeInputNum() > i ? ctx->GetInputTensor(i) : nullptr;
+  if (t == nullptr) return true;
+  if (t->GetShapeSize() != 1) return false;  // known from the shape (an empty tensor has no data)
+  return t->GetAddr() == nullptr || ReadScalar(t, v);
 }
 
 ge::graphStatus DataType(gert::InferDataTypeContext* ctx) {
@@ -29,7 +28,14 @@ ge::graphStatus DataType(gert::InferDataTypeContext* ctx) {
 }
 
 ge::graphStatus Tiling(gert::TilingContext* ctx) {
-  if (Training(ctx) && Ratio(ctx) != 0) return ge::GRAPH_FAILED;
+  double ratio = 0.5, training = 0;
+  if (!OptionalScalar(ctx, 1, &ratio)) return InferFail("'ratio' must be one value");
+  if (!OptionalScalar(ctx, 2, &training)) return InferFail("'training_mode' must be one value");
+  if (training != 0 && ratio != 0)
+    return InferFail(
+        fmt::format("training_mode with ratio {} draws random numbers: GE runs Dropout for inference "
+                    "only",
+                    ratio));
   const gert::Tensor* x = ctx->GetInputDesc(0);
   DropoutTiling t{static_cast<int64_t>(x->GetSize()), x->GetShapeSize()};
   return SetTiling(ctx, t);

@@ -23,10 +23,13 @@ struct PoolTiling {
   int64_t planes;  // N * C
 };
 
-bool Window(const gert::Shape& x, const gert::RuntimeAttrs* attrs, Window3d* w) {
+bool Window(const gert::Shape& x, const gert::RuntimeAttrs* attrs, Window3d* w, std::string* why = nullptr) {
   auto* ks = attrs->GetListInt(kKernelShape);
-  if (ks == nullptr) return false;
-  return ComputeWindow(x, ks->GetData(), ks->GetSize(), attrs, kWinIdx, w);
+  if (ks == nullptr) {
+    if (why) *why = "kernel_shape is required";
+    return false;
+  }
+  return ComputeWindow(x, ks->GetData(), ks->GetSize(), attrs, kWinIdx, w, why);
 }
 
 ge::graphStatus MaxPoolInferShape(gert::InferShapeContext* ctx) {
@@ -35,8 +38,9 @@ ge::graphStatus MaxPoolInferShape(gert::InferShapeContext* ctx) {
   if (!x) return InferFail("missing input X");
   if (x->GetDimNum() < 3 || x->GetDimNum() > 5)
     return InferFail(fmt::format("expected 3-D to 5-D input, got {}", ShapeToString(*x)));
-  if (!Window(*x, ctx->GetAttrs(), &w))
-    return InferFail(fmt::format("invalid kernel_shape, strides, pads or dilations for input {}", ShapeToString(*x)));
+  std::string why;
+  if (!Window(*x, ctx->GetAttrs(), &w, &why))
+    return InferFail(fmt::format("invalid window for input {}: {}", ShapeToString(*x), why));
   size_t ns = x->GetDimNum() - 2;
   gert::Shape out({x->GetDim(0), x->GetDim(1)});
   for (size_t i = 0; i < ns; ++i) out.AppendDim(w.out[3 - ns + i]);

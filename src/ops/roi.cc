@@ -15,8 +15,12 @@ using namespace ge::ops_util;
 // ---- RoiAlign ----------------------------------------------------------------------------------
 enum AlignAttr { kCtm, kMode, kOutH, kOutW, kSamplingRatio, kSpatialScale };
 
-// Sampling points per output bin, at most (1024 x 1024: a 7-bin output over a 7000-pixel roi).
-constexpr double kMaxSamplesPerBin = 1 << 20;
+// Sampling points per output bin, at most (256 x 256: a 7-bin output over a 1792-pixel roi), and
+// per run, at most 2^31 (about 10 s on one core; Mask R-CNN's heads take 1000 rois x 256 channels
+// x 7 x 7 bins x 2 x 2 = 5e7). sampling_ratio 1000 over 3 rois of 4 x 255 bins asked for 3e9,
+// then reported a bad batch index after 16 s (onnx_model harness).
+constexpr double kMaxSamplesPerBin = 1 << 16;
+constexpr double kMaxSamplesPerRun = 2147483648.0;
 
 struct AlignTiling {
   int64_t n, c, h, w, rois, oh, ow, sampling_ratio;
@@ -53,6 +57,14 @@ ge::graphStatus AlignTilingFn(gert::TilingContext* ctx) {
     return InferFail(fmt::format("sampling_ratio {} asks for more than {} points per output bin", t.sampling_ratio,
                                  kMaxSamplesPerBin));
   }
+  if (t.sampling_ratio > 0) {
+    const double samples = static_cast<double>(t.rois) * t.c * t.oh * t.ow * t.sampling_ratio * t.sampling_ratio;
+    if (samples > kMaxSamplesPerRun)
+      return InferFail(
+          fmt::format("{} rois x {} channels x {} x {} bins x sampling_ratio {}^2 is {:.3g} samples, "
+                      "more than the {:.3g} RoiAlign takes in one run",
+                      t.rois, t.c, t.oh, t.ow, t.sampling_ratio, samples, kMaxSamplesPerRun));
+  }
   t.spatial_scale = AttrFloat(a, kSpatialScale, 1.f);
   t.half_pixel = AttrStr(a, kCtm, "half_pixel") == "half_pixel";
   t.max_mode = AttrStr(a, kMode, "avg") == "max";
@@ -88,55 +100,82 @@ void Corners(const AlignTiling& t, const float* plane, float y, float x, float v
   v[3] = ly * lx * plane[yh * t.w + xh];
 }
 
+// One roi's sampling geometry: its start, bin size and grid (points a side per bin).
+struct RoiGrid {
+  float sw, sh, bw, bh;
+  int64_t gh, gw;
+};
+
+// The geometry of roi r, or false after reporting why it cannot be sampled.
+bool RoiGeometry(const aclrtKernelArgs* args, const AlignTiling& t, const float* rois, int64_t r, RoiGrid* g) {
+  const int64_t batch = RawIndex(args->addrs[2], t.idx_dtype, r);
+  if (batch < 0 || batch >= t.n) {  // ONNX: batch_indices in [0, N), no wrapping
+    return ReportBadData(args, fmt::format("input 'batch_indices' value {} is out of range [0, {}]", batch, t.n - 1));
+  }
+  const float off = t.half_pixel ? 0.5f : 0.f;
+  const float* roi = rois + r * 4;
+  g->sw = roi[0] * t.spatial_scale - off;
+  g->sh = roi[1] * t.spatial_scale - off;
+  float rw = roi[2] * t.spatial_scale - off - g->sw, rh = roi[3] * t.spatial_scale - off - g->sh;
+  if (!std::isfinite(rw) || !std::isfinite(rh))
+    return ReportBadData(args, fmt::format("input 'rois' row {} is not finite after scaling", r));
+  if (!t.half_pixel) {
+    rw = std::max(rw, 1.f);
+    rh = std::max(rh, 1.f);
+  }
+  g->bh = rh / t.oh;
+  g->bw = rw / t.ow;
+  // The adaptive grid, ceil(roi extent / output extent) points a side, is bounded: a
+  // spatial_scale of 1e30 asked for 3e29 (a float-to-int64 overflow, then a loop without end;
+  // onnx_model fuzz harness).
+  // (A negative extent, possible with half_pixel, samples nothing: 0 points, as a negative count did.)
+  const double agh = std::max(0.0, std::ceil(static_cast<double>(rh) / t.oh)),
+               agw = std::max(0.0, std::ceil(static_cast<double>(rw) / t.ow));
+  if (t.sampling_ratio <= 0 && !(agh * agw <= kMaxSamplesPerBin)) {
+    return ReportBadData(args, fmt::format("input 'rois' row {} needs a {} x {} sampling grid per output bin (at most "
+                                           "{} points: check spatial_scale)",
+                                           r, agh, agw, kMaxSamplesPerBin));
+  }
+  g->gh = t.sampling_ratio > 0 ? t.sampling_ratio : static_cast<int64_t>(agh);
+  g->gw = t.sampling_ratio > 0 ? t.sampling_ratio : static_cast<int64_t>(agw);
+  return true;
+}
+
 void AlignKernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<AlignTiling>(args);
   const auto* x = static_cast<const float*>(args->addrs[0]);
   const auto* rois = static_cast<const float*>(args->addrs[1]);
   auto* y = static_cast<float*>(args->addrs[3]);
+  // Every roi is checked, and the run's samples counted, before any is sampled: each block does
+  // the same O(rois) pass, so all agree, and a bad roi is reported without the others' work.
+  double samples = 0;
+  for (int64_t r = 0; r < t.rois; ++r) {
+    RoiGrid g;
+    if (!RoiGeometry(args, t, rois, r, &g)) return;
+    samples += static_cast<double>(g.gh) * g.gw * t.c * t.oh * t.ow;
+  }
+  if (samples > kMaxSamplesPerRun) {
+    ReportBadData(args, fmt::format("the rois need {:.3g} samples, more than the {:.3g} RoiAlign takes in one run "
+                                    "(check spatial_scale and the roi sizes)",
+                                    samples, kMaxSamplesPerRun));
+    return;
+  }
   int64_t b, e;
   BlockRange(t.rois * t.c * t.oh * t.ow, args->blockIdx, args->blockDim, &b, &e);
-  float off = t.half_pixel ? 0.5f : 0.f;
   for (int64_t o = b; o < e; ++o) {
     int64_t pw = o % t.ow, ph = (o / t.ow) % t.oh, c = (o / (t.ow * t.oh)) % t.c, r = o / (t.ow * t.oh * t.c);
+    RoiGrid g;
+    RoiGeometry(args, t, rois, r, &g);  // checked above
     const int64_t batch = RawIndex(args->addrs[2], t.idx_dtype, r);
-    if (batch < 0 || batch >= t.n) {  // ONNX: batch_indices in [0, N), no wrapping
-      ReportBadData(args, fmt::format("input 'batch_indices' value {} is out of range [0, {}]", batch, t.n - 1));
-      return;
-    }
-    const float* roi = rois + r * 4;
-    float sw = roi[0] * t.spatial_scale - off, sh = roi[1] * t.spatial_scale - off;
-    float rw = roi[2] * t.spatial_scale - off - sw, rh = roi[3] * t.spatial_scale - off - sh;
-    if (!std::isfinite(rw) || !std::isfinite(rh)) {
-      ReportBadData(args, fmt::format("input 'rois' row {} is not finite after scaling", r));
-      return;
-    }
-    if (!t.half_pixel) {
-      rw = std::max(rw, 1.f);
-      rh = std::max(rh, 1.f);
-    }
-    float bh = rh / t.oh, bw = rw / t.ow;
-    // The adaptive grid, ceil(roi extent / output extent) points a side, is bounded: a
-    // spatial_scale of 1e30 asked for 3e29 (a float-to-int64 overflow, then a loop without end;
-    // onnx_model fuzz harness).
-    // (A negative extent, possible with half_pixel, samples nothing: 0 points, as a negative count did.)
-    const double agh = std::max(0.0, std::ceil(static_cast<double>(rh) / t.oh)),
-                 agw = std::max(0.0, std::ceil(static_cast<double>(rw) / t.ow));
-    if (t.sampling_ratio <= 0 && !(agh * agw <= kMaxSamplesPerBin)) {
-      ReportBadData(args, fmt::format("input 'rois' row {} needs a {} x {} sampling grid per output bin (at most {} "
-                                      "points: check spatial_scale)",
-                                      r, agh, agw, kMaxSamplesPerBin));
-      return;
-    }
-    int64_t gh = t.sampling_ratio > 0 ? t.sampling_ratio : static_cast<int64_t>(agh);
-    int64_t gw = t.sampling_ratio > 0 ? t.sampling_ratio : static_cast<int64_t>(agw);
+    const int64_t gh = g.gh, gw = g.gw;
     float count = static_cast<float>(std::max<int64_t>(gh * gw, 1));
     const float* plane = x + (batch * t.c + c) * t.h * t.w;
     float acc = 0;
     bool first = true;
     for (int64_t iy = 0; iy < gh; ++iy) {
-      float yy = sh + ph * bh + (iy + 0.5f) * bh / gh;
+      float yy = g.sh + ph * g.bh + (iy + 0.5f) * g.bh / gh;
       for (int64_t ix = 0; ix < gw; ++ix) {
-        float xx = sw + pw * bw + (ix + 0.5f) * bw / gw;
+        float xx = g.sw + pw * g.bw + (ix + 0.5f) * g.bw / gw;
         float v[4];
         Corners(t, plane, yy, xx, v);
         if (t.max_mode) {

@@ -4,7 +4,10 @@
 // define: OpDefs. create: output shapes from value-depend scalars. run: one block per transform
 // batch (DFT, STFT) or a single block (generators).
 #include <cmath>
+#include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "ops/op_util.h"
 
@@ -238,32 +241,53 @@ struct MelTiling {
 };
 
 template <typename Ctx>
-bool MelParams(const Ctx* ctx, MelTiling* t) {
+// The parameters, or false (with the reason in *why once the values are known).
+bool MelParams(const Ctx* ctx, MelTiling* t, std::string* why) {
   for (int i = 0; i < 5; ++i)
     if (ctx->GetInputTensor(i) == nullptr || ctx->GetInputTensor(i)->GetAddr() == nullptr) return false;
   if (!ScalarInt(ctx->GetInputTensor(0), &t->mel_bins) || !ScalarInt(ctx->GetInputTensor(1), &t->dft_length) ||
       !ScalarInt(ctx->GetInputTensor(2), &t->sample_rate) || !ScalarFloat(ctx->GetInputTensor(3), &t->lower) ||
-      !ScalarFloat(ctx->GetInputTensor(4), &t->upper))
+      !ScalarFloat(ctx->GetInputTensor(4), &t->upper)) {
+    *why = "each input must hold one value (integer num_mel_bins, dft_length and sample_rate; float edges)";
     return false;
+  }
   // Frequency edges: finite, 0 <= lower <= upper, and a top bin index ((dft_length + 1) * upper /
   // sample_rate) far inside int64 (a NaN or -1e30 edge made the bins NaN, cast to int64: UBSan).
-  if (!(t->lower >= 0 && t->lower <= t->upper && std::isfinite(t->upper))) return false;
-  if (t->mel_bins <= 0 || t->dft_length <= 0 || t->sample_rate <= 0 || t->mel_bins > (int64_t{1} << 24) ||
-      t->dft_length > (int64_t{1} << 40))
+  if (!(t->lower >= 0 && t->lower <= t->upper && std::isfinite(t->upper))) {
+    *why = fmt::format(
+        "the edges must be finite with 0 <= lower <= upper, got lower_edge_hertz {} and "
+        "upper_edge_hertz {}",
+        t->lower, t->upper);
     return false;
-  return (static_cast<double>(t->dft_length) + 1) * t->upper / static_cast<double>(t->sample_rate) < 1e15;
+  }
+  if (t->mel_bins <= 0 || t->dft_length <= 0 || t->sample_rate <= 0 || t->mel_bins > (int64_t{1} << 24) ||
+      t->dft_length > (int64_t{1} << 40)) {
+    *why = fmt::format(
+        "expected 0 < num_mel_bins <= 2^24, 0 < dft_length <= 2^40 and sample_rate > 0, got {}, {} "
+        "and {}",
+        t->mel_bins, t->dft_length, t->sample_rate);
+    return false;
+  }
+  if (!((static_cast<double>(t->dft_length) + 1) * t->upper / static_cast<double>(t->sample_rate) < 1e15)) {
+    *why = fmt::format("(dft_length + 1) * upper_edge_hertz / sample_rate is {:.3g}, past 1e15",
+                       (static_cast<double>(t->dft_length) + 1) * t->upper / static_cast<double>(t->sample_rate));
+    return false;
+  }
+  return true;
 }
 
 ge::graphStatus MelShape(gert::InferShapeContext* ctx) {
   MelTiling t{};
-  if (!MelParams(ctx, &t)) return ge::GRAPH_FAILED;
+  std::string why;
+  if (!MelParams(ctx, &t, &why)) return why.empty() ? ge::GRAPH_FAILED : InferFail(why);
   SetDims(ctx->GetOutputShape(0), {t.dft_length / 2 + 1, t.mel_bins});
   return ge::GRAPH_SUCCESS;
 }
 
 ge::graphStatus MelTilingFn(gert::TilingContext* ctx) {
   MelTiling t{};
-  if (!MelParams(ctx, &t)) return ge::GRAPH_FAILED;
+  std::string why;
+  if (!MelParams(ctx, &t, &why)) return why.empty() ? ge::GRAPH_FAILED : InferFail(why);
   t.dtype = ctx->GetOutputDesc(0)->GetDataType();
   return SetTiling(ctx, t);
 }

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "base/checked_math.h"
 
 namespace ge::ops_util {
@@ -11,12 +13,31 @@ int64_t ListAt(const gert::RuntimeAttrs* a, int idx, size_t i, int64_t dflt) {
   auto* l = a->GetListInt(idx);
   return (l && i < l->GetSize()) ? l->GetData()[i] : dflt;
 }
+
+// A list attribute the op has and the model set must hold `want` values (empty counts as unset):
+// AveragePool with 5 pads over a 2-D input was accepted, reading the begin pads as end pads.
+bool ListLengthOk(const gert::RuntimeAttrs* a, int idx, size_t want, const char* name, std::string* why) {
+  if (idx < 0) return true;
+  auto* l = a->GetListInt(idx);
+  if (l == nullptr || l->GetSize() == 0 || l->GetSize() == want) return true;
+  if (why) *why = fmt::format("'{}' has {} values, expected {}", name, l->GetSize(), want);
+  return false;
+}
+
+bool Fail(std::string* why, std::string msg) {
+  if (why) *why = std::move(msg);
+  return false;
+}
 }  // namespace
 
 bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const gert::RuntimeAttrs* attrs,
-                   WindowAttrIdx idx, Window3d* w) {
+                   WindowAttrIdx idx, Window3d* w, std::string* why) {
   size_t ns = x.GetDimNum() >= 2 ? x.GetDimNum() - 2 : 0;
-  if (ns == 0 || ns > 3 || nk != ns) return false;
+  if (ns == 0 || ns > 3) return Fail(why, fmt::format("expected 1 to 3 spatial dims, got {}", ns));
+  if (nk != ns) return Fail(why, fmt::format("kernel_shape has {} values, expected {}", nk, ns));
+  if (!ListLengthOk(attrs, idx.strides, ns, "strides", why) ||
+      !ListLengthOk(attrs, idx.dilations, ns, "dilations", why))
+    return false;
   std::string auto_pad = idx.auto_pad >= 0 && attrs->GetStr(idx.auto_pad) ? attrs->GetStr(idx.auto_pad) : "NOTSET";
   bool ceil_mode = idx.ceil_mode >= 0 && attrs->GetInt(idx.ceil_mode) && *attrs->GetInt(idx.ceil_mode) != 0;
   size_t off = 3 - ns;  // leading unit dims
@@ -35,28 +56,36 @@ bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const
     w->kernel[d] = kernel[i];
     w->stride[d] = ListAt(attrs, idx.strides, i, 1);
     w->dilation[d] = ListAt(attrs, idx.dilations, i, 1);
-    if (w->kernel[d] <= 0 || w->stride[d] <= 0 || w->dilation[d] <= 0) return false;
+    if (w->kernel[d] <= 0 || w->stride[d] <= 0 || w->dilation[d] <= 0)
+      return Fail(why, fmt::format("kernel {}, stride {} and dilation {} must be positive", w->kernel[d], w->stride[d],
+                                   w->dilation[d]));
     // Checked: kernel, dilation, pads and strides come from the model (pads of 2^41 overflow).
     int64_t ek = 0;
-    if (!CheckedMul(w->kernel[d] - 1, w->dilation[d], &ek) || !CheckedAdd<int64_t>(ek, 1, &ek)) return false;
+    if (!CheckedMul(w->kernel[d] - 1, w->dilation[d], &ek) || !CheckedAdd<int64_t>(ek, 1, &ek))
+      return Fail(why, "the dilated kernel extent overflows int64");
     if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
       int64_t total = 0;
       w->out[d] = w->in[d] / w->stride[d] + (w->in[d] % w->stride[d] != 0);  // ceil(in / stride)
-      if (!CheckedMul(w->out[d] - 1, w->stride[d], &total) || !CheckedAdd(total, ek - w->in[d], &total)) return false;
+      if (!CheckedMul(w->out[d] - 1, w->stride[d], &total) || !CheckedAdd(total, ek - w->in[d], &total))
+        return Fail(why, "the SAME padding overflows int64");
       total = std::max<int64_t>(0, total);
       w->pad_begin[d] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
       w->pad_end[d] = total - w->pad_begin[d];
       continue;
     }
     if (auto_pad == "NOTSET") {
+      if (i == 0 && !ListLengthOk(attrs, idx.pads, 2 * ns, "pads", why)) return false;
       w->pad_begin[d] = ListAt(attrs, idx.pads, i, 0);
       w->pad_end[d] = ListAt(attrs, idx.pads, ns + i, 0);
-      if (w->pad_begin[d] < 0 || w->pad_end[d] < 0) return false;
+      if (w->pad_begin[d] < 0 || w->pad_end[d] < 0)
+        return Fail(why, fmt::format("pads must be non-negative, got {} and {}", w->pad_begin[d], w->pad_end[d]));
     }
     int64_t span = 0;
-    if (!CheckedAdd(w->in[d], w->pad_begin[d], &span) || !CheckedAdd(span, w->pad_end[d], &span)) return false;
+    if (!CheckedAdd(w->in[d], w->pad_begin[d], &span) || !CheckedAdd(span, w->pad_end[d], &span))
+      return Fail(why, "the padded input size overflows int64");
     span -= ek;  // both non-negative: no overflow
-    if (span < 0) return false;
+    if (span < 0)
+      return Fail(why, fmt::format("the dilated kernel ({}) is wider than the padded input ({})", ek, span + ek));
     w->out[d] = (ceil_mode ? span / w->stride[d] + (span % w->stride[d] != 0) : span / w->stride[d]) + 1;
     // ceil_mode: the last window must start inside the input or left padding.
     if (ceil_mode && (w->out[d] - 1) * w->stride[d] >= w->in[d] + w->pad_begin[d]) --w->out[d];
@@ -68,8 +97,10 @@ bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const
     int64_t ek = (w->kernel[d] - 1) * w->dilation[d] + 1;  // checked above
     // Checked here: SAME_* pads are not checked above (a 2^63 - 1 kernel's SAME_UPPER pads).
     int64_t extent = 0;
-    if (!CheckedAdd(w->in[d], w->pad_begin[d], &extent) || !CheckedAdd(extent, w->pad_end[d], &extent)) return false;
-    if (!CheckedMul(window, ek, &window) || !CheckedMul(padded, extent, &padded)) return false;
+    if (!CheckedAdd(w->in[d], w->pad_begin[d], &extent) || !CheckedAdd(extent, w->pad_end[d], &extent))
+      return Fail(why, "the padded input size overflows int64");
+    if (!CheckedMul(window, ek, &window) || !CheckedMul(padded, extent, &padded))
+      return Fail(why, "the window or padded input element count overflows int64");
   }
   return true;
 }

@@ -28,8 +28,11 @@ struct Window3d {
 struct WindowAttrIdx {
   int auto_pad, dilations, pads, strides, ceil_mode;
 };
+// False, with the reason in *why when given, for a window that ONNX does not define: list
+// attributes of the wrong length (strides and dilations one per spatial dim, pads two), kernel,
+// stride or dilation below 1, negative pads, no output position, or sizes past int64.
 bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const gert::RuntimeAttrs* attrs,
-                   WindowAttrIdx idx, Window3d* w);
+                   WindowAttrIdx idx, Window3d* w, std::string* why = nullptr);
 
 // The kernel taps along dim d of a window that starts at input position `start` (negative: in
 // the padding) which fall inside the input: [*lo, *hi), tap k reading position start + k *

@@ -726,9 +726,9 @@ TEST(FuzzRegression, ConvSizesOverflowIsAnError) {
   auto* g = m.mutable_graph();
   AddInput(g, "W", onnx::TensorProto::FLOAT, {1, 1, 3, 3, 2147483647});
   auto* n = AddNode(g, "Conv", {"W", "W"}, {"y"});
-  IntsAttr(n, "kernel_shape", {3});
-  IntsAttr(n, "pads", {1, 16, int64_t{1} << 31, 0});
-  IntsAttr(n, "strides", {2, 2});
+  IntsAttr(n, "kernel_shape", {3, 3, 2147483647});
+  IntsAttr(n, "pads", {1, 16, int64_t{1} << 31, 0, 0, 0});
+  IntsAttr(n, "strides", {2, 2, 2});
   AddOutput(g, "y", onnx::TensorProto::FLOAT, 5);
   Status st = LoadAndCompile(m);
   ASSERT_FALSE(st.ok());
@@ -819,7 +819,41 @@ TEST(FuzzRegression, PoolSamePadsOverflowIsAnError) {
   AddOutput(g, "y", onnx::TensorProto::FLOAT, 4);
   Status st = LoadAndCompile(m);
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("invalid kernel_shape, strides, pads or dilations"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("invalid window for input [1, 1, 7, 5]: "), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("overflows int64"), std::string::npos) << st.message();
+}
+
+// AveragePool with 5 pads over a 2-D input was accepted, the fifth ignored and the rest read as
+// begin / end pads (a 2-hour stretch of the onnx_model harness timed out on one such model). Each
+// list attribute of a window holds one value per spatial dim (pads: two).
+TEST(FuzzRegression, WindowListsHoldOneValuePerSpatialDim) {
+  struct Case {
+    const char* op;
+    const char* attr;
+    std::vector<int64_t> values;
+    const char* expect;
+  };
+  for (const Case& c : {Case{"AveragePool", "pads", {0, 0, 1, 1, 1}, "'pads' has 5 values, expected 4"},
+                        Case{"MaxPool", "strides", {1, 1, 1}, "'strides' has 3 values, expected 2"},
+                        Case{"MaxPool", "dilations", {1}, "'dilations' has 1 values, expected 2"},
+                        Case{"Conv", "pads", {1, 1}, "'pads' has 2 values, expected 4"}}) {
+    SCOPED_TRACE(std::string(c.op) + " " + c.attr);
+    auto m = NewModel();
+    auto* g = m.mutable_graph();
+    AddInput(g, "x", onnx::TensorProto::FLOAT, {1, 1, 7, 5});
+    std::vector<std::string> inputs = {"x"};
+    if (std::string(c.op) == "Conv") {
+      AddInput(g, "w", onnx::TensorProto::FLOAT, {1, 1, 3, 3});
+      inputs.push_back("w");
+    }
+    auto* n = AddNode(g, c.op, inputs, {"y"});
+    if (std::string(c.op) != "Conv") IntsAttr(n, "kernel_shape", {3, 3});
+    IntsAttr(n, c.attr, c.values);
+    AddOutput(g, "y", onnx::TensorProto::FLOAT, 4);
+    Status st = LoadAndCompile(m);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find(c.expect), std::string::npos) << st.message();
+  }
 }
 
 // ScatterND wrote float updates into double data element for element, reading past the updates
@@ -951,7 +985,7 @@ TEST(FuzzRegression, BroadcastOfAnEmptyTensorIsEmpty) {
 
 // RoiAlign with spatial_scale 1e30 and the adaptive sampling grid (sampling_ratio <= 0): the
 // grid, ceil(roi extent / output extent) points a side, was 3e29, cast to int64 (undefined), then
-// looped over (onnx_model harness). A grid over 2^20 points per bin is a run error naming the roi
+// looped over (onnx_model harness). A grid over 2^16 points per bin is a run error naming the roi
 // row; so is a sampling_ratio asking for one.
 TEST(FuzzRegression, RoiAlignSamplingGridIsBounded) {
   for (const char* mode : {"sink", "host"}) {
@@ -993,6 +1027,45 @@ TEST(FuzzRegression, RoiAlignSamplingGridIsBounded) {
     ASSERT_TRUE(st.ok()) << st.message();
     ASSERT_EQ(out[0].NumElements(), 25);
     for (int64_t i = 0; i < 25; ++i) EXPECT_EQ(out[0].data_as<float>()[i], 0.f) << i;
+
+    // A run's samples are bounded too (2^31): sampling_ratio 200 over 100 rois of 255 x 4 bins
+    // (4e9 samples) is refused where it is tiled (sink: at compile time, host: at the run),
+    // sampling_ratio 1000 over 3 rois ran 16 s before reporting a bad batch index (onnx_model
+    // harness); and an adaptive grid of 256 x 256 points per bin over 700 channels x 7 x 7 bins.
+    {
+      auto m = build(1.f, 200);
+      auto* g = m.mutable_graph();
+      for (int i = 1; i <= 2; ++i)
+        g->mutable_input(i)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_value(100);
+      for (auto& a : *g->mutable_node(0)->mutable_attribute()) {
+        if (a.name() == "output_height") a.set_i(255);
+        if (a.name() == "output_width") a.set_i(4);
+      }
+      ModelOptions options;
+      options.mode = mode;
+      std::unique_ptr<Model> big;
+      st = LoadModel(m, options, &big);
+      if (st.ok()) {  // host: tiled at the run
+        ASSERT_EQ(std::string(mode), "host");
+        st = big->Run(
+            {inputs[0], F32({100, 4}, std::vector<float>(400, 1.f)), I64({100}, std::vector<int64_t>(100, 0))}, &out);
+      }
+      ASSERT_FALSE(st.ok());
+      EXPECT_NE(st.message().find("more than the 2.15e+09 RoiAlign takes in one run"), std::string::npos)
+          << st.message();
+      m = build(1.f, 0);
+      g = m.mutable_graph();
+      g->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(1)->set_dim_value(700);
+      for (auto& a : *g->mutable_node(0)->mutable_attribute()) {
+        if (a.name() == "output_height" || a.name() == "output_width") a.set_i(7);
+      }
+      big = Load(m, mode);
+      ASSERT_NE(big, nullptr);
+      st = big->Run({F32({1, 700, 10, 10}, std::vector<float>(70000, 1.f)), F32({1, 4}, {0, 0, 1792, 1792}), inputs[2]},
+                    &out);
+      ASSERT_FALSE(st.ok());
+      EXPECT_NE(st.message().find("the rois need 2.25e+09 samples, more than"), std::string::npos) << st.message();
+    }
 
     // A legitimate roi: the average of a constant image is that constant.
     model = Load(build(1.f, 0), mode);
@@ -1063,6 +1136,57 @@ TEST(FuzzRegression, ScalarOperandsMustHoldOneValue) {
   EXPECT_FALSE(st.ok());
 }
 
+// Dropout's optional ratio and training_mode are scalars too: an empty one was read as its default
+// (ratio 0.5, not training) and the node ran. Now present means one value; training with a
+// non-zero ratio is refused by name (its random mask cannot match a reference), with ratio 0 or
+// not training the output is the input.
+TEST(FuzzRegression, DropoutScalarsMustHoldOneValue) {
+  auto build = [](std::vector<float> ratio, std::vector<bool> training) {
+    auto m = NewModel();
+    auto* g = m.mutable_graph();
+    AddInput(g, "x", onnx::TensorProto::FLOAT, {3});
+    auto* r = g->add_initializer();
+    r->set_name("ratio");
+    r->set_data_type(onnx::TensorProto::FLOAT);
+    if (ratio.size() != 1) r->add_dims(static_cast<int64_t>(ratio.size()));
+    for (float v : ratio) r->add_float_data(v);
+    auto* t = g->add_initializer();
+    t->set_name("training");
+    t->set_data_type(onnx::TensorProto::BOOL);
+    if (training.size() != 1) t->add_dims(static_cast<int64_t>(training.size()));
+    for (bool v : training) t->add_int32_data(v);
+    AddNode(g, "Dropout", {"x", "ratio", "training"}, {"y"});
+    AddOutput(g, "y", onnx::TensorProto::FLOAT, 1);
+    return m;
+  };
+  struct Case {
+    std::vector<float> ratio;
+    std::vector<bool> training;
+    const char* error;  // nullptr: runs as the identity
+  };
+  for (const Case& c :
+       {Case{{}, {false}, "'ratio' must be one value"}, Case{{0.5f}, {}, "'training_mode' must be one value"},
+        Case{{0.5f}, {true}, "training_mode with ratio 0.5 draws random numbers"}, Case{{0.f}, {true}, nullptr},
+        Case{{0.5f}, {false}, nullptr}}) {
+    SCOPED_TRACE(::testing::Message() << "ratio " << c.ratio.size() << " training " << c.training.size());
+    std::unique_ptr<Model> model;
+    Status st = LoadModel(build(c.ratio, c.training), ModelOptions{}, &model);
+    if (c.error != nullptr) {
+      ASSERT_FALSE(st.ok());
+      EXPECT_NE(st.message().find(c.error), std::string::npos) << st.message();
+      continue;
+    }
+    ASSERT_TRUE(st.ok()) << st.message();
+    std::vector<HostTensor> out;
+    st = model->Run({F32({3}, {1.5f, -2.f, 3.f})}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out[0].NumElements(), 3);
+    EXPECT_EQ(out[0].data_as<float>()[0], 1.5f);
+    EXPECT_EQ(out[0].data_as<float>()[1], -2.f);
+    EXPECT_EQ(out[0].data_as<float>()[2], 3.f);
+  }
+}
+
 // Two onnx_model harness finds, each now a compile error instead of a crash:
 // - MelWeightMatrix with a lower edge of -1e30 Hz: the mel bins were NaN, cast to int64 (UBSan).
 //   Edges must be finite with 0 <= lower <= upper.
@@ -1087,7 +1211,11 @@ TEST(FuzzRegression, MelEdgesAndHugeConvPadsAreCompileErrors) {
   scalar("upper", onnx::TensorProto::FLOAT, 8000);
   AddNode(g, "MelWeightMatrix", {"bins", "dft", "rate", "lower", "upper"}, {"y"});
   AddOutput(g, "y", onnx::TensorProto::FLOAT, 2);
-  EXPECT_FALSE(LoadAndCompile(m).ok());
+  Status mel = LoadAndCompile(m);
+  ASSERT_FALSE(mel.ok());
+  EXPECT_NE(mel.message().find("the edges must be finite with 0 <= lower <= upper, got lower_edge_hertz -1e+30"),
+            std::string::npos)
+      << mel.message();
 
   auto c = NewModel();
   g = c.mutable_graph();

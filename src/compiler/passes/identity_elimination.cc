@@ -21,6 +21,11 @@ bool IsIdentityLike(const Graph& g, const Node& node, const std::vector<std::vec
     return true;
   }
   if (node.type != "Dropout") return false;
+  // A constant ratio that is not one value is the node's error to report, not to drop.
+  if (node.inputs.size() > 1 && node.inputs[1] != kNoValue) {
+    const Value& ratio = g.value(node.inputs[1]);
+    if (ratio.producer < 0 && ratio.constant && ratio.constant->NumElements() != 1) return false;
+  }
   if (node.inputs.size() > 2 && node.inputs[2] != kNoValue) {
     const HostTensor* t = ConstantOf(g, node.inputs[2], DT_BOOL);
     if (t == nullptr || t->NumElements() != 1 || t->data_as<uint8_t>()[0] != 0) return false;
