@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
 #include <type_traits>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "ops/op_util.h"
 
@@ -80,9 +83,11 @@ T Scalar(const gert::Tensor* t, T dflt) {
   return dflt;
 }
 
-// Params from the inputs; false when the data is not known yet or shapes are wrong.
+// Params from the inputs; false when the data is not known yet or shapes are wrong, with the
+// reason in *why for an optional scalar of a dtype ONNX does not allow (the single-op API takes
+// any: a uint8 threshold was read as a float before Scalar checked dtypes).
 template <typename Ctx>
-bool ReadParams(const Ctx* ctx, NmsParams* p) {
+bool ReadParams(const Ctx* ctx, NmsParams* p, std::string* why) {
   const gert::Tensor* boxes = ctx->GetInputTensor(kBoxes);
   const gert::Tensor* scores = ctx->GetInputTensor(kScores);
   if (!boxes || !scores || !boxes->GetAddr() || !scores->GetAddr()) return false;
@@ -93,7 +98,16 @@ bool ReadParams(const Ctx* ctx, NmsParams* p) {
     return false;
   for (int i = kMaxOut; i <= kScoreThreshold; ++i) {
     const gert::Tensor* t = ctx->GetInputTensor(i);
-    if (t && t->GetShapeSize() > 0 && t->GetAddr() == nullptr) return false;
+    if (t == nullptr || t->GetShapeSize() == 0) continue;  // absent or empty: the default
+    const ge::DataType dt = t->GetDataType();
+    const bool ok =
+        i == kMaxOut ? (dt == ge::DT_INT64 || dt == ge::DT_INT32) : (dt == ge::DT_FLOAT || dt == ge::DT_DOUBLE);
+    if (!ok) {
+      static const char* const kNames[] = {"", "", "max_output_boxes_per_class", "iou_threshold", "score_threshold"};
+      *why = fmt::format("'{}' must be {}, got {}", kNames[i], i == kMaxOut ? "int64" : "float", ge::DataTypeName(dt));
+      return false;
+    }
+    if (t->GetShapeSize() > 0 && t->GetAddr() == nullptr) return false;
   }
   p->batches = bs.GetDim(0);
   p->boxes = bs.GetDim(1);
@@ -109,7 +123,8 @@ bool ReadParams(const Ctx* ctx, NmsParams* p) {
 
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   NmsParams p{};
-  if (!ReadParams(ctx, &p)) return ge::GRAPH_FAILED;
+  std::string why;
+  if (!ReadParams(ctx, &p, &why)) return why.empty() ? ge::GRAPH_FAILED : InferFail(why);
   auto rows = Select(p, ctx->GetInputTensor(kBoxes)->template GetData<float>(),
                      ctx->GetInputTensor(kScores)->template GetData<float>());
   SetDims(ctx->GetOutputShape(0), {static_cast<int64_t>(rows.size()), 3});
@@ -120,7 +135,8 @@ ge::graphStatus InferDataType(gert::InferDataTypeContext* ctx) { return ctx->Set
 
 ge::graphStatus Tiling(gert::TilingContext* ctx) {
   NmsParams p{};
-  if (!ReadParams(ctx, &p)) return ge::GRAPH_FAILED;
+  std::string why;
+  if (!ReadParams(ctx, &p, &why)) return why.empty() ? ge::GRAPH_FAILED : InferFail(why);
   ctx->SetBlockDim(1);
   return SetTiling(ctx, p);
 }

@@ -335,3 +335,35 @@ TEST(AclnnMatmulEdge, EmptyBatchIsAnEmptyResult) {
   EXPECT_GE(launched, 0);
   for (aclTensor* t : {ta, tb, tc}) aclDestroyTensor(t);
 }
+
+// NonMaxSuppression read its optional scalars by value whatever their dtype: a one-byte uint8
+// iou_threshold from the single-op API was read as a 4-byte float (past the caller's buffer). The
+// counts are read only from int32 / int64 tensors and the thresholds only from float / double
+// ones; another dtype is an error naming the input.
+TEST(AclnnGeneric, NmsDoesNotReadAByteThresholdAsAFloat) {
+  uint32_t cores = 0;
+  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::DeviceBuffer<float> boxes(std::vector<float>{0, 0, 1, 1, 0, 0, 1, 1}),
+      scores(std::vector<float>{0.9f, 0.8f});
+  ge::testing::DeviceBuffer<int64_t> max_out(std::vector<int64_t>{2}), selected(6);
+  ge::testing::DeviceBuffer<uint8_t> iou(std::vector<uint8_t>{1});
+  const int64_t bd[3] = {1, 2, 4}, sd[3] = {1, 1, 2}, one[1] = {1}, od[2] = {2, 3};
+  aclTensor* tb = aclCreateTensor(bd, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, bd, 3, boxes.get());
+  aclTensor* ts = aclCreateTensor(sd, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, sd, 3, scores.get());
+  aclTensor* tm = aclCreateTensor(one, 1, ACL_INT64, nullptr, 0, ACL_FORMAT_ND, one, 1, max_out.get());
+  aclTensor* ti = aclCreateTensor(one, 1, ACL_UINT8, nullptr, 0, ACL_FORMAT_ND, one, 1, iou.get());
+  aclTensor* to = aclCreateTensor(od, 2, ACL_INT64, nullptr, 0, ACL_FORMAT_ND, od, 2, selected.get());
+  const aclTensor* ins[4] = {tb, ts, tm, ti};
+  const aclTensor* outs[1] = {to};
+  aclTensorList* in_list = aclCreateTensorList(ins, 4);
+  aclTensorList* out_list = aclCreateTensorList(outs, 1);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_EQ(aclnnOpGetWorkspaceSize("NonMaxSuppression", in_list, out_list, nullptr, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("'iou_threshold' must be float, got uint8"), std::string::npos)
+      << aclGetRecentErrMsg();
+  aclDestroyTensorList(in_list);
+  aclDestroyTensorList(out_list);
+  for (aclTensor* t : {tb, ts, tm, ti, to}) aclDestroyTensor(t);
+}
