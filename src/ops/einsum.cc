@@ -2,10 +2,14 @@
 // broadcasting, repeated labels as diagonals). define: OpDef. create: the equation is parsed into
 // labels with sizes and per-operand strides (tiling data). run: each output element sums the
 // product of operands over the contracted labels (SPMD over output elements).
+#include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "ops/op_util.h"
 
@@ -52,7 +56,10 @@ bool Term(const std::string& s, int64_t rank, int* ell_rank, std::vector<int>* l
   return rank < 0 || static_cast<int64_t>(labels->size()) == rank;
 }
 
-bool Parse(std::string eq, const std::vector<int64_t>& ranks, Parsed* p) {
+// Parses eq; false on a malformed one, with the reason in *why for output labels that ONNX (and
+// NumPy) refuse: one not in any input, or one given twice ("bij,bjk->bikx" ran with x of size 1,
+// "->bikk" gave a [5, 2, 4, 1] output; onnx_model harness).
+bool Parse(std::string eq, const std::vector<int64_t>& ranks, Parsed* p, std::string* why) {
   std::string lhs = eq, rhs;
   size_t arrow = eq.find("->");
   bool implicit = arrow == std::string::npos;
@@ -80,7 +87,21 @@ bool Parse(std::string eq, const std::vector<int64_t>& ranks, Parsed* p) {
       if (l >= 1000) l += ell_rank - ell;
   }
   p->out.clear();
-  if (!implicit) return Term(rhs, -1, &ell_rank, &p->out);
+  if (!implicit) {
+    if (!Term(rhs, -1, &ell_rank, &p->out)) return false;
+    std::set<int> seen;
+    for (int l : p->out) {
+      if (l >= 1000) continue;  // ellipsis dims: as many as the inputs have
+      bool in_input = false;
+      for (const auto& in : p->ins) in_input = in_input || std::find(in.begin(), in.end(), l) != in.end();
+      if (!in_input || !seen.insert(l).second) {
+        *why = fmt::format("output label '{}' {} in equation '{}'", static_cast<char>(l),
+                           in_input ? "appears more than once" : "is in no input", eq);
+        return false;
+      }
+    }
+    return true;
+  }
   std::map<int, int> count;
   for (const auto& in : p->ins)
     for (int l : in) ++count[l];
@@ -91,11 +112,12 @@ bool Parse(std::string eq, const std::vector<int64_t>& ranks, Parsed* p) {
 }
 
 // Builds the tiling (labels, sizes, strides); false on a bad equation or mismatched sizes.
-bool Build(const char* equation, const std::vector<gert::Shape>& shapes, EinsumTiling* t, std::vector<int64_t>* out) {
+bool Build(const char* equation, const std::vector<gert::Shape>& shapes, EinsumTiling* t, std::vector<int64_t>* out,
+           std::string* why) {
   std::vector<int64_t> ranks;
   for (const auto& s : shapes) ranks.push_back(static_cast<int64_t>(s.GetDimNum()));
   Parsed p;
-  if (shapes.size() > kMaxIn || !Parse(equation ? equation : "", ranks, &p)) return false;
+  if (shapes.size() > kMaxIn || !Parse(equation ? equation : "", ranks, &p, why)) return false;
   std::vector<int> order = p.out;
   for (const auto& in : p.ins)
     for (int l : in)
@@ -125,29 +147,44 @@ bool Build(const char* equation, const std::vector<gert::Shape>& shapes, EinsumT
 }
 
 template <typename Ctx, typename ShapeOf>
-bool BuildFrom(const Ctx* ctx, ShapeOf shape_of, EinsumTiling* t, std::vector<int64_t>* out) {
+bool BuildFrom(const Ctx* ctx, ShapeOf shape_of, EinsumTiling* t, std::vector<int64_t>* out, std::string* why) {
   std::vector<gert::Shape> shapes;
   for (size_t i = 0; i < ctx->GetComputeNodeInputNum(); ++i) shapes.push_back(shape_of(i));
-  return Build(ctx->GetAttrs() ? ctx->GetAttrs()->GetStr(0) : nullptr, shapes, t, out);
+  return Build(ctx->GetAttrs() ? ctx->GetAttrs()->GetStr(0) : nullptr, shapes, t, out, why);
 }
 
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   EinsumTiling t;
   std::vector<int64_t> out;
+  std::string why;
   if (!BuildFrom(
-          ctx, [&](size_t i) { return *ctx->GetInputShape(i); }, &t, &out))
-    return ge::GRAPH_FAILED;
+          ctx, [&](size_t i) { return *ctx->GetInputShape(i); }, &t, &out, &why))
+    return why.empty() ? ge::GRAPH_FAILED : InferFail(why);
   SetDims(ctx->GetOutputShape(0), out);
   return ge::GRAPH_SUCCESS;
+}
+
+// Every operand of one dtype, the output's (a double operand with an int32 one read the int32
+// tensor as doubles, past its end: heap-buffer-overflow, onnx_model harness).
+ge::graphStatus InferDataType(gert::InferDataTypeContext* ctx) {
+  const ge::DataType dt = ctx->GetInputDataType(0);
+  for (size_t i = 1; i < ctx->GetComputeNodeInputNum(); ++i)
+    if (ctx->GetInputDataType(i) != dt)
+      return InferFail(fmt::format("expected every input of one dtype, got {} (input 0) and {} (input {})",
+                                   ge::DataTypeName(dt), ge::DataTypeName(ctx->GetInputDataType(i)), i));
+  return ctx->SetOutputDataType(0, dt);
 }
 
 ge::graphStatus Tiling(gert::TilingContext* ctx) {
   EinsumTiling t;
   std::vector<int64_t> out;
+  std::string why;
   if (!BuildFrom(
-          ctx, [&](size_t i) { return ctx->GetInputShape(i)->GetStorageShape(); }, &t, &out))
-    return ge::GRAPH_FAILED;
+          ctx, [&](size_t i) { return ctx->GetInputShape(i)->GetStorageShape(); }, &t, &out, &why))
+    return why.empty() ? ge::GRAPH_FAILED : InferFail(why);
   t.dtype = ctx->GetInputDesc(0)->GetDataType();
+  for (size_t i = 1; i < ctx->GetComputeNodeInputNum(); ++i)  // the kernel reads every operand as t.dtype
+    if (ctx->GetInputDesc(i)->GetDataType() != t.dtype) return ge::GRAPH_FAILED;
   int64_t numel = 1, work = 1;
   for (int i = 0; i < t.n_labels; ++i) (i < t.n_out_labels ? numel : work) *= t.size[i];
   ctx->SetBlockDim(ChooseBlockDim(ctx, numel * work, 1 << 14));
@@ -210,7 +247,7 @@ class Einsum : public OpDef {
         {ge::DT_FLOAT, ge::DT_DOUBLE, ge::DT_FLOAT16, ge::DT_INT32, ge::DT_INT64});
     this->Attr("equation").AttrType(REQUIRED).String();
     this->SetInferShape(InferShape);
-    this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
+    this->SetInferDataType(InferDataType);
     this->AICore().SetTiling(Tiling).SetKernel(Kernel).AddConfig("ascend910b");
   }
 };

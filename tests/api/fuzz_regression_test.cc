@@ -1187,6 +1187,48 @@ TEST(FuzzRegression, DropoutScalarsMustHoldOneValue) {
   }
 }
 
+// Einsum read every operand as input 0's dtype: a double x with an int32 y read y as doubles, past
+// its end (heap-buffer-overflow, onnx_model harness;
+// fuzz/regressions/onnx_model/einsum_mixed_dtypes_repeated_unknown_labels.onnx). Its output
+// labels were not checked either: 'x' in no input ran as a dim of 1 and "bikk" gave a [5, 2, 4,
+// 1] output. Each is a compile error naming the rule, as in NumPy; the valid equation still runs.
+TEST(FuzzRegression, EinsumOperandsShareADtypeAndOutputLabelsAreInputLabels) {
+  struct Case {
+    const char* equation;
+    onnx::TensorProto::DataType y_type;
+    const char* error;
+  };
+  for (const Case& c :
+       {Case{"bij,bjk->bikx", onnx::TensorProto::FLOAT, "output label 'x' is in no input in equation 'bij,bjk->bikx'"},
+        Case{"bij,bjk->bikk", onnx::TensorProto::FLOAT, "output label 'k' appears more than once"},
+        Case{"bij,bjk->bik", onnx::TensorProto::INT32,
+             "expected every input of one dtype, got float32 (input 0) and int32 (input 1)"},
+        Case{"bij,bjk->bik", onnx::TensorProto::FLOAT, nullptr}}) {
+    SCOPED_TRACE(c.equation);
+    auto m = NewModel();
+    auto* g = m.mutable_graph();
+    AddInput(g, "x", onnx::TensorProto::FLOAT, {1, 2, 3});
+    AddInput(g, "y", c.y_type, {1, 3, 2});
+    StrAttr(AddNode(g, "Einsum", {"x", "y"}, {"z"}), "equation", c.equation);
+    AddOutput(g, "z", onnx::TensorProto::FLOAT, 3);
+    std::unique_ptr<Model> model;
+    Status st = LoadModel(m, ModelOptions{}, &model);
+    if (c.error != nullptr) {
+      ASSERT_FALSE(st.ok());
+      EXPECT_NE(st.message().find(c.error), std::string::npos) << st.message();
+      continue;
+    }
+    ASSERT_TRUE(st.ok()) << st.message();
+    std::vector<HostTensor> out;
+    // [[1, 2, 3], [4, 5, 6]] x [[1, 0], [0, 1], [1, 1]] = [[4, 5], [10, 11]]
+    st = model->Run({F32({1, 2, 3}, {1, 2, 3, 4, 5, 6}), F32({1, 3, 2}, {1, 0, 0, 1, 1, 1})}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out[0].shape(), Shape({1, 2, 2}));
+    const std::vector<float> want = {4, 5, 10, 11};
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(out[0].data_as<float>()[i], want[i]) << i;
+  }
+}
+
 // Two onnx_model harness finds, each now a compile error instead of a crash:
 // - MelWeightMatrix with a lower edge of -1e30 Hz: the mel bins were NaN, cast to int64 (UBSan).
 //   Edges must be finite with 0 <= lower <= upper.
