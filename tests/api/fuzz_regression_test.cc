@@ -74,6 +74,20 @@ Status LoadAndCompile(const onnx::ModelProto& m) {
   return LoadModel(m, ModelOptions{}, &model);
 }
 
+// Loads and compiles m: with `error`, expects that to fail with a message holding it and returns
+// null; without, expects it to succeed.
+std::unique_ptr<Model> LoadOrExpectError(const onnx::ModelProto& m, const char* error) {
+  std::unique_ptr<Model> model;
+  Status st = LoadModel(m, ModelOptions{}, &model);
+  if (error != nullptr) {
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find(error), std::string::npos) << st.message();
+    return nullptr;
+  }
+  EXPECT_TRUE(st.ok()) << st.message();
+  return model;
+}
+
 onnx::ModelProto NewModel() {
   onnx::ModelProto m;
   m.set_ir_version(8);
@@ -1169,16 +1183,10 @@ TEST(FuzzRegression, DropoutScalarsMustHoldOneValue) {
         Case{{0.5f}, {true}, "training_mode with ratio 0.5 draws random numbers"}, Case{{0.f}, {true}, nullptr},
         Case{{0.5f}, {false}, nullptr}}) {
     SCOPED_TRACE(::testing::Message() << "ratio " << c.ratio.size() << " training " << c.training.size());
-    std::unique_ptr<Model> model;
-    Status st = LoadModel(build(c.ratio, c.training), ModelOptions{}, &model);
-    if (c.error != nullptr) {
-      ASSERT_FALSE(st.ok());
-      EXPECT_NE(st.message().find(c.error), std::string::npos) << st.message();
-      continue;
-    }
-    ASSERT_TRUE(st.ok()) << st.message();
+    auto model = LoadOrExpectError(build(c.ratio, c.training), c.error);
+    if (model == nullptr) continue;
     std::vector<HostTensor> out;
-    st = model->Run({F32({3}, {1.5f, -2.f, 3.f})}, &out);
+    Status st = model->Run({F32({3}, {1.5f, -2.f, 3.f})}, &out);
     ASSERT_TRUE(st.ok()) << st.message();
     ASSERT_EQ(out[0].NumElements(), 3);
     EXPECT_EQ(out[0].data_as<float>()[0], 1.5f);
@@ -1211,17 +1219,11 @@ TEST(FuzzRegression, EinsumOperandsShareADtypeAndOutputLabelsAreInputLabels) {
     AddInput(g, "y", c.y_type, {1, 3, 2});
     StrAttr(AddNode(g, "Einsum", {"x", "y"}, {"z"}), "equation", c.equation);
     AddOutput(g, "z", onnx::TensorProto::FLOAT, 3);
-    std::unique_ptr<Model> model;
-    Status st = LoadModel(m, ModelOptions{}, &model);
-    if (c.error != nullptr) {
-      ASSERT_FALSE(st.ok());
-      EXPECT_NE(st.message().find(c.error), std::string::npos) << st.message();
-      continue;
-    }
-    ASSERT_TRUE(st.ok()) << st.message();
+    auto model = LoadOrExpectError(m, c.error);
+    if (model == nullptr) continue;
     std::vector<HostTensor> out;
     // [[1, 2, 3], [4, 5, 6]] x [[1, 0], [0, 1], [1, 1]] = [[4, 5], [10, 11]]
-    st = model->Run({F32({1, 2, 3}, {1, 2, 3, 4, 5, 6}), F32({1, 3, 2}, {1, 0, 0, 1, 1, 1})}, &out);
+    Status st = model->Run({F32({1, 2, 3}, {1, 2, 3, 4, 5, 6}), F32({1, 3, 2}, {1, 0, 0, 1, 1, 1})}, &out);
     ASSERT_TRUE(st.ok()) << st.message();
     ASSERT_EQ(out[0].shape(), Shape({1, 2, 2}));
     const std::vector<float> want = {4, 5, 10, 11};
