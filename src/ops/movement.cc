@@ -82,6 +82,13 @@ bool SliceParams(const Ctx* ctx, const gert::Shape& x, std::vector<int64_t>* sta
     int64_t ax;
     if (!NormalizeAxis(axes[i], static_cast<int64_t>(rank), &ax) || steps[i] == 0) return false;
     int64_t dim = x.GetDim(ax), st = steps[i];
+    // A dim unknown at compile time leaves the slice's length unknown (start + -1 overflowed for a
+    // start of INT64_MIN: UBSan, onnx_model harness).
+    if (dim < 0) {
+      (*len)[ax] = -1;
+      (*step)[ax] = st;
+      continue;
+    }
     int64_t b = starts[i] < 0 ? starts[i] + dim : starts[i];
     int64_t e = ends[i] < 0 ? ends[i] + dim : ends[i];
     if (st > 0) {

@@ -1231,6 +1231,35 @@ TEST(FuzzRegression, EinsumOperandsShareADtypeAndOutputLabelsAreInputLabels) {
   }
 }
 
+// Slice's static inference added a negative start to the dim before knowing it: a start of
+// INT64_MIN on a dim unknown at compile time (-1) overflowed (UBSan, onnx_model harness;
+// fuzz/regressions/onnx_model/slice_int64_min_start_unknown_dim.onnx). The length stays unknown
+// until the run, where INT64_MIN clamps to the first element: all of x.
+TEST(FuzzRegression, SliceOfAnUnknownDimWithAnExtremeStart) {
+  for (const char* mode : {"auto", "host"}) {
+    SCOPED_TRACE(mode);
+    auto m = NewModel();
+    auto* g = m.mutable_graph();
+    AddInput(g, "x", onnx::TensorProto::FLOAT, {1, -1});
+    for (auto [name, v] : {std::pair<const char*, int64_t>{"starts", INT64_MIN}, {"ends", INT64_MAX}, {"axes", -1}}) {
+      auto* t = g->add_initializer();
+      t->set_name(name);
+      t->set_data_type(onnx::TensorProto::INT64);
+      t->add_dims(1);
+      t->add_int64_data(v);
+    }
+    AddNode(g, "Slice", {"x", "starts", "ends", "axes"}, {"y"});
+    AddOutput(g, "y", onnx::TensorProto::FLOAT, 2);
+    auto model = Load(m, mode);
+    ASSERT_NE(model, nullptr);
+    std::vector<HostTensor> out;
+    Status st = model->Run({F32({1, 3}, {1, 2, 3})}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out[0].shape(), Shape({1, 3}));
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(out[0].data_as<float>()[i], i + 1.f) << i;
+  }
+}
+
 // Two onnx_model harness finds, each now a compile error instead of a crash:
 // - MelWeightMatrix with a lower edge of -1e30 Hz: the mel bins were NaN, cast to int64 (UBSan).
 //   Edges must be finite with 0 <= lower <= upper.
