@@ -110,7 +110,7 @@ HostTensor SliceAxis(const HostTensor& t, int64_t axis, int64_t index) {
   int64_t len = dims[axis];
   dims.erase(dims.begin() + axis);
   HostTensor out(t.dtype(), Shape(dims));
-  for (int64_t o = 0; o < outer; ++o)
+  for (int64_t o = 0; o < outer && inner > 0; ++o)  // an empty tensor has no buffer: no memcpy from null
     std::memcpy(static_cast<uint8_t*>(out.mutable_data()) + o * inner * es,
                 static_cast<const uint8_t*>(t.data()) + ((o * len + index) * inner) * es, inner * es);
   return out;
@@ -136,7 +136,7 @@ Status StackAxis(const std::vector<HostTensor>& parts, int64_t axis, DataType dt
   dims.insert(dims.begin() + axis, static_cast<int64_t>(parts.size()));
   HostTensor r(parts[0].dtype(), Shape(dims));
   size_t es = GetSizeByDataType(r.dtype()), n = parts.size();
-  for (size_t k = 0; k < n; ++k)
+  for (size_t k = 0; k < n && inner > 0; ++k)  // empty parts have no buffer: no memcpy from null
     for (int64_t o = 0; o < outer; ++o)
       std::memcpy(static_cast<uint8_t*>(r.mutable_data()) + ((o * n + k) * inner) * es,
                   static_cast<const uint8_t*>(parts[k].data()) + o * inner * es, inner * es);

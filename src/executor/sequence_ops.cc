@@ -138,7 +138,9 @@ graphStatus SplitToSequence(gert::OpExecuteContext* ctx) {
     dims[axis] = sz;
     if (!keepdims && !(split && split->GetAddr())) dims.erase(dims.begin() + axis);
     HostTensor part(in.dtype(), Shape(dims));
-    for (int64_t o = 0; o < outer; ++o)
+    // An empty part has no buffer: memcpy from or to null is undefined even for 0 bytes (an empty
+    // X split in parts: UBSan, onnx_model harness).
+    for (int64_t o = 0; o < outer && sz * inner > 0; ++o)
       std::memcpy(part.mutable_data_as<uint8_t>() + o * sz * inner * es,
                   in.data_as<uint8_t>() + (o * len + off) * inner * es, sz * inner * es);
     seq.elems.push_back(std::move(part));
@@ -186,7 +188,7 @@ graphStatus ConcatFromSequence(gert::OpExecuteContext* ctx) {
   int64_t off = 0;
   for (const auto& e : seq.elems) {
     int64_t len = e.shape().GetDim(axis);
-    for (int64_t o = 0; o < outer; ++o)
+    for (int64_t o = 0; o < outer && len * inner > 0; ++o)  // an empty element has no buffer
       std::memcpy(out.mutable_data_as<uint8_t>() + (o * total + off) * inner * es,
                   e.data_as<uint8_t>() + o * len * inner * es, len * inner * es);
     off += len;

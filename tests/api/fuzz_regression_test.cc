@@ -112,6 +112,11 @@ TEST(FuzzRegression, SplitToSequenceChecksTheSplitSizes) {
   std::vector<HostTensor> out;
   ASSERT_TRUE(model->Run({F32({3}, {1, 2, 3}), I64({3}, {1, 1, 1})}, &out).ok());
   EXPECT_EQ(out[0].data_as<int64_t>()[0], 3);
+  // An empty X in three empty parts: three tensors (each part's copy was a memcpy from null, UBSan,
+  // onnx_model harness; fuzz/regressions/onnx_model/split_to_sequence_empty_input.onnx).
+  Status empty = model->Run({F32({0}, {}), I64({3}, {0, 0, 0})}, &out);
+  ASSERT_TRUE(empty.ok()) << empty.message();
+  EXPECT_EQ(out[0].data_as<int64_t>()[0], 3);
   for (auto bad : {std::vector<int64_t>{-2, 1, 2}, {1, 1, 2}, {0, 0, 2}}) {
     Status st = model->Run({F32({3}, {1, 2, 3}), I64({3}, bad)}, &out);
     EXPECT_FALSE(st.ok());
