@@ -62,7 +62,8 @@ ge::graphStatus MaxPoolTiling(gert::TilingContext* ctx) {
   t.storage_order = static_cast<int32_t>(*ctx->GetAttrs()->GetInt(kStorageOrder));
   t.has_indices = ctx->GetComputeNodeOutputNum() > 1 && ctx->GetOutputDesc(1) != nullptr;
   t.planes = x.GetDim(0) * x.GetDim(1);
-  int64_t work = t.planes * t.w.out[0] * t.w.out[1] * t.w.out[2] * t.w.kernel[0] * t.w.kernel[1] * t.w.kernel[2];
+  const int64_t work =
+      WorkProduct({t.planes, t.w.out[0], t.w.out[1], t.w.out[2], t.w.kernel[0], t.w.kernel[1], t.w.kernel[2]});
   ctx->SetBlockDim(
       static_cast<uint32_t>(std::min<int64_t>(ChooseBlockDim(ctx, work, 1 << 15), std::max<int64_t>(t.planes, 1))));
   return SetTiling(ctx, t);

@@ -47,7 +47,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   t.is_max = mode == "max";
   t.include_pad = static_cast<int32_t>(AttrInt(ctx->GetAttrs(), kCountIncludePad, 0));
   int64_t rows = t.n * t.w.out[1];
-  int64_t work = rows * t.w.out[2] * t.c * t.w.kernel[1] * t.w.kernel[2];
+  const int64_t work = WorkProduct({rows, t.w.out[2], t.c, t.w.kernel[1], t.w.kernel[2]});
   ctx->SetBlockDim(
       static_cast<uint32_t>(std::min<int64_t>(ChooseBlockDim(ctx, work, 1 << 15), std::max<int64_t>(rows, 1))));
   return SetTiling(ctx, t);

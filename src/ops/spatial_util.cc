@@ -53,6 +53,9 @@ bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const
   for (size_t i = 0; i < ns; ++i) {
     size_t d = off + i;
     w->in[d] = x.GetDim(2 + i);
+    // A dim unknown at compile time (-1): so is the output (SAME pads of it overflowed, UBSan;
+    // explicit pads made a static output size of it). Static inference leaves the output unknown.
+    if (w->in[d] < 0) return Fail(why, fmt::format("spatial dim {} is unknown", i));
     w->kernel[d] = kernel[i];
     w->stride[d] = ListAt(attrs, idx.strides, i, 1);
     w->dilation[d] = ListAt(attrs, idx.dilations, i, 1);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #include "exe_graph/runtime/runtime_attrs.h"
@@ -33,6 +34,18 @@ struct WindowAttrIdx {
 // stride or dilation below 1, negative pads, no output position, or sizes past int64.
 bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const gert::RuntimeAttrs* attrs,
                    WindowAttrIdx idx, Window3d* w, std::string* why = nullptr);
+
+// A windowed op's work estimate, the product of non-negative factors (sizes, kernel extents),
+// saturating at INT64_MAX: a model's 2^40 kernel over 1024 planes overflowed the plain product
+// (UBSan, onnx_model harness). Only block counts are chosen from it.
+inline int64_t WorkProduct(std::initializer_list<int64_t> factors) {
+  int64_t w = 1;
+  for (int64_t f : factors) {
+    if (f <= 0) return 0;
+    if (__builtin_mul_overflow(w, f, &w)) return INT64_MAX;
+  }
+  return w;
+}
 
 // The kernel taps along dim d of a window that starts at input position `start` (negative: in
 // the padding) which fall inside the input: [*lo, *hi), tap k reading position start + k *

@@ -842,6 +842,37 @@ TEST(FuzzRegression, PoolSamePadsOverflowIsAnError) {
   EXPECT_NE(st.message().find("overflows int64"), std::string::npos) << st.message();
 }
 
+// Two MaxPool finds (UBSan, onnx_model harness; fuzz/regressions/onnx_model/maxpool_*): SAME_UPPER
+// pads of a spatial dim unknown at compile time (-1) overflowed with an INT64_MAX kernel, and the
+// tiling's work estimate (planes x outputs x kernel) overflowed for a 2^40 kernel over 1024
+// planes. An unknown spatial dim leaves the window to the run (where this kernel's pads are an
+// error); the work estimate saturates.
+TEST(FuzzRegression, PoolWindowsOfUnknownDimsAndHugeKernels) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "x", onnx::TensorProto::FLOAT, {1, 1, -1, -1});
+  auto* n = AddNode(g, "MaxPool", {"x"}, {"y"});
+  IntsAttr(n, "kernel_shape", {INT64_MAX, 3});
+  StrAttr(n, "auto_pad", "SAME_UPPER");
+  AddOutput(g, "y", onnx::TensorProto::FLOAT, 4);
+  auto model = Load(m);
+  ASSERT_NE(model, nullptr);
+  std::vector<HostTensor> out;
+  Status st = model->Run({F32({1, 1, 2, 2}, {1, 2, 3, 4})}, &out);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("invalid window for input [1, 1, 2, 2]: "), std::string::npos) << st.message();
+
+  auto h = NewModel();
+  g = h.mutable_graph();
+  AddInput(g, "x", onnx::TensorProto::FLOAT, {1024, 1, 32, 32});
+  n = AddNode(g, "MaxPool", {"x"}, {"y"});
+  IntsAttr(n, "kernel_shape", {int64_t{1} << 40, 16});
+  StrAttr(n, "auto_pad", "SAME_UPPER");
+  AddOutput(g, "y", onnx::TensorProto::FLOAT, 4);
+  st = LoadAndCompile(h);
+  EXPECT_TRUE(st.ok()) << st.message();
+}
+
 // AveragePool with 5 pads over a 2-D input was accepted, the fifth ignored and the rest read as
 // begin / end pads (a 2-hour stretch of the onnx_model harness timed out on one such model). Each
 // list attribute of a window holds one value per spatial dim (pads: two).
