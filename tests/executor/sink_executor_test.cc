@@ -41,8 +41,6 @@ void CheckSinkMemory(const Model& m, const std::string& what) {
   }
 }
 
-Status LoadGraph(const std::string& path, std::shared_ptr<Graph>* g) { return LoadOnnxModel(path, g); }
-
 // Host vs sink (and sink with one stream) on one model file; false if host cannot run it.
 bool CompareModes(const std::string& path, const std::vector<HostTensor>& inputs, const std::string& what,
                   bool require = true) {

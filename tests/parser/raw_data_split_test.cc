@@ -108,8 +108,9 @@ TEST(RawDataSplit, LoadedTensorsHoldTheirValues) {
     const HostTensor* big = Constant(*g, "big");
     ASSERT_NE(big, nullptr);
     ASSERT_EQ(big->NumElements(), kBig);
-    if (static_cast<size_t>(kBig) * sizeof(float) >= kPageMapMinBytes)  // not under ASan: no block there
+    if (static_cast<size_t>(kBig) * sizeof(float) >= kPageMapMinBytes) {  // not under ASan: no block there
       EXPECT_EQ(reinterpret_cast<uintptr_t>(big->data()) % 64, 0u);
+    }
     for (int64_t k : {int64_t{0}, int64_t{1}, int64_t{12345}, kBig - 1})
       EXPECT_EQ(big->data_as<float>()[k], 0.25f * static_cast<float>(k)) << k;
     const HostTensor* small = Constant(*g, "small");
