@@ -196,7 +196,9 @@ void SplitKernel(const aclrtKernelArgs* args) {
     const uint8_t* src = x + o * t.out_row * t.elem_size;
     for (int i = 0; i < t.n; ++i) {
       size_t bytes = t.rows[i] * t.elem_size;
-      std::memcpy(static_cast<uint8_t*>(args->addrs[first_out + i]) + o * bytes, src, bytes);
+      // An empty output may have no buffer: no memcpy to null (Split with a 0-row part from the
+      // single-op API: UBSan, aclnn harness; fuzz/regressions/aclnn/split_empty_output).
+      if (bytes > 0) std::memcpy(static_cast<uint8_t*>(args->addrs[first_out + i]) + o * bytes, src, bytes);
       src += bytes;
     }
   }
