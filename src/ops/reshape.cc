@@ -81,7 +81,11 @@ ge::graphStatus FlattenInferShape(gert::InferShapeContext* ctx) {
   for (int64_t i = 0; i < rank; ++i) {
     int64_t d = in->GetDim(i);
     int64_t& acc = i < axis ? outer : inner;
-    acc = (acc < 0 || d < 0) ? -1 : acc * d;
+    if (acc < 0 || d < 0) {
+      acc = -1;
+    } else if (!ge::CheckedMul(acc, d, &acc)) {  // an empty tensor's other dims may be huge (aclnn harness)
+      return InferFail(fmt::format("the flattened dims of the input {} overflow int64", ShapeToString(*in)));
+    }
   }
   *ctx->GetOutputShape(0) = gert::Shape({outer, inner});
   return ge::GRAPH_SUCCESS;
