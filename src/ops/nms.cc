@@ -104,7 +104,8 @@ bool ReadParams(const Ctx* ctx, NmsParams* p, std::string* why) {
         i == kMaxOut ? (dt == ge::DT_INT64 || dt == ge::DT_INT32) : (dt == ge::DT_FLOAT || dt == ge::DT_DOUBLE);
     if (!ok) {
       static const char* const kNames[] = {"", "", "max_output_boxes_per_class", "iou_threshold", "score_threshold"};
-      *why = fmt::format("'{}' must be {}, got {}", kNames[i], i == kMaxOut ? "int64" : "float", ge::DataTypeName(dt));
+      *why = fmt::format("'{}' must be {}, got {}", kNames[i], i == kMaxOut ? "int32 or int64" : "float or double",
+                         ge::DataTypeName(dt));
       return false;
     }
     if (t->GetShapeSize() > 0 && t->GetAddr() == nullptr) return false;

@@ -162,10 +162,14 @@ void AlignKernel(const aclrtKernelArgs* args) {
   }
   int64_t b, e;
   BlockRange(t.rois * t.c * t.oh * t.ow, args->blockIdx, args->blockDim, &b, &e);
+  RoiGrid g{};
+  int64_t cur_r = -1;
   for (int64_t o = b; o < e; ++o) {
     int64_t pw = o % t.ow, ph = (o / t.ow) % t.oh, c = (o / (t.ow * t.oh)) % t.c, r = o / (t.ow * t.oh * t.c);
-    RoiGrid g;
-    RoiGeometry(args, t, rois, r, &g);  // checked above
+    if (r != cur_r) {                     // outputs run roi by roi: one geometry per roi and block
+      RoiGeometry(args, t, rois, r, &g);  // checked above
+      cur_r = r;
+    }
     const int64_t batch = RawIndex(args->addrs[2], t.idx_dtype, r);
     const int64_t gh = g.gh, gw = g.gw;
     float count = static_cast<float>(std::max<int64_t>(gh * gw, 1));

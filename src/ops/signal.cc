@@ -240,8 +240,8 @@ struct MelTiling {
   int32_t dtype;
 };
 
-template <typename Ctx>
 // The parameters, or false (with the reason in *why once the values are known).
+template <typename Ctx>
 bool MelParams(const Ctx* ctx, MelTiling* t, std::string* why) {
   for (int i = 0; i < 5; ++i)
     if (ctx->GetInputTensor(i) == nullptr || ctx->GetInputTensor(i)->GetAddr() == nullptr) return false;
@@ -268,9 +268,9 @@ bool MelParams(const Ctx* ctx, MelTiling* t, std::string* why) {
         t->mel_bins, t->dft_length, t->sample_rate);
     return false;
   }
-  if (!((static_cast<double>(t->dft_length) + 1) * t->upper / static_cast<double>(t->sample_rate) < 1e15)) {
-    *why = fmt::format("(dft_length + 1) * upper_edge_hertz / sample_rate is {:.3g}, past 1e15",
-                       (static_cast<double>(t->dft_length) + 1) * t->upper / static_cast<double>(t->sample_rate));
+  const double top_bin = (static_cast<double>(t->dft_length) + 1) * t->upper / static_cast<double>(t->sample_rate);
+  if (!(top_bin < 1e15)) {
+    *why = fmt::format("(dft_length + 1) * upper_edge_hertz / sample_rate is {:.3g}, past 1e15", top_bin);
     return false;
   }
   return true;
