@@ -135,6 +135,64 @@ TEST_F(AclnnMisuse, CatMismatch) {
 }
 
 }  // namespace
+// Found by fuzz/aclnn_fuzzer.cc (UBSan): Split copied a 0-row part to its output with memcpy into
+// the output's null buffer. An empty part is legal: the other part gets the data, the empty one
+// is left alone.
+TEST(AclnnGeneric, SplitWithAnEmptyPartCopiesOnlyTheOtherPart) {
+  uint32_t cores = 0;
+  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::DeviceBuffer<float> x(std::vector<float>{1, 2, 3, 4}), y(4);
+  ge::testing::DeviceBuffer<int64_t> split(std::vector<int64_t>{2, 0});
+  const int64_t xd[2] = {2, 2}, sd[1] = {2}, ed[2] = {0, 2};
+  aclTensor* tx = aclCreateTensor(xd, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, xd, 2, x.get());
+  aclTensor* ts = aclCreateTensor(sd, 1, ACL_INT64, nullptr, 0, ACL_FORMAT_ND, sd, 1, split.get());
+  aclTensor* ty = aclCreateTensor(xd, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, xd, 2, y.get());
+  aclTensor* te = aclCreateTensor(ed, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, ed, 2, nullptr);
+  ASSERT_NE(te, nullptr);
+  const aclTensor* ins[2] = {tx, ts};
+  const aclTensor* outs[2] = {ty, te};
+  aclTensorList* in_list = aclCreateTensorList(ins, 2);
+  aclTensorList* out_list = aclCreateTensorList(outs, 2);
+  int64_t launched = ge::testing::RunTwoPhase(
+      [&](uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnOpGetWorkspaceSize("Split", in_list, out_list, nullptr, ws, ex);
+      },
+      aclnnOp);
+  EXPECT_GE(launched, 1) << aclGetRecentErrMsg();
+  EXPECT_EQ(y.Download(), (std::vector<float>{1, 2, 3, 4}));
+  aclDestroyTensorList(in_list);
+  aclDestroyTensorList(out_list);
+  for (aclTensor* t : {tx, ts, ty, te}) aclDestroyTensor(t);
+}
+
+// Found by fuzz/aclnn_fuzzer.cc (UBSan): Flatten multiplied the input's dims unchecked. An empty
+// tensor may have other dims of 2^40: [0, 2^40, 2^40] flattened at axis 2 would need a 2^80 inner
+// dim; that is an error naming the input, not a signed overflow.
+TEST(AclnnGeneric, FlattenOfDimsWhoseProductOverflowsIsAnError) {
+  uint32_t cores = 0;
+  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  const int64_t big = int64_t{1} << 40;
+  const int64_t xd[3] = {0, big, big}, yd[2] = {0, 1};
+  aclTensor* tx = aclCreateTensor(xd, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, xd, 3, nullptr);
+  aclTensor* ty = aclCreateTensor(yd, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, yd, 2, nullptr);
+  ASSERT_NE(tx, nullptr);
+  ASSERT_NE(ty, nullptr);
+  aclOpAttrs* attrs = aclCreateOpAttrs();
+  ASSERT_EQ(aclOpAttrsSetInt(attrs, "axis", 1), ACLNN_SUCCESS);
+  const aclTensor* ins[1] = {tx};
+  const aclTensor* outs[1] = {ty};
+  aclTensorList* in_list = aclCreateTensorList(ins, 1);
+  aclTensorList* out_list = aclCreateTensorList(outs, 1);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_NE(aclnnOpGetWorkspaceSize("Flatten", in_list, out_list, attrs, &ws, &ex), ACLNN_SUCCESS);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("overflow int64"), std::string::npos) << aclGetRecentErrMsg();
+  aclDestroyOpAttrs(attrs);
+  aclDestroyTensorList(in_list);
+  aclDestroyTensorList(out_list);
+  for (aclTensor* t : {tx, ty}) aclDestroyTensor(t);
+}
+
 }  // namespace ge::testing
 
 // Found by fuzz/aclnn_fuzzer.cc: dims whose element count or strides overflow int64 were
