@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/checked_math.h"
+#include "ops/attr_choice.h"
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
 
@@ -31,6 +32,7 @@ bool ComputeGeometry(const gert::Shape& x, const gert::Shape& w, const gert::Run
   std::vector<int64_t> pads = AttrInts(a, kPads), opad = AttrInts(a, kOutputPadding),
                        oshape = AttrInts(a, kOutputShape);
   std::string auto_pad = AttrStr(a, kAutoPad, "NOTSET");
+  if (AttrChoice(a, kAutoPad, "auto_pad", {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"}) < 0) return false;
   if (oshape.size() == nk + 2) oshape.erase(oshape.begin(), oshape.begin() + 2);
   int64_t group = AttrInt(a, kGroup, 1);
   if (group <= 0 || x.GetDim(1) != w.GetDim(0) || x.GetDim(1) % group != 0) return false;

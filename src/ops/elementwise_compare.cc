@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "base/defined_arith.h"
+#include "ops/attr_choice.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_nary {
@@ -106,7 +107,10 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   for (size_t i = 0; i < n; ++i) raw.push_back(&ctx->GetInputShape(i)->GetStorageShape());
   auto shapes = InputShapes(ctx, raw.data(), n, kOp == N::kPRelu);
   for (size_t i = 0; i < n; ++i) BroadcastStrides(shapes[i], out, t.strides[i]);
-  if (kOp == N::kBitShift) t.flag = AttrStr(ctx->GetAttrs(), 0, "RIGHT") == "LEFT";
+  if (kOp == N::kBitShift) {
+    t.flag = AttrChoice(ctx->GetAttrs(), 0, "direction", {"RIGHT", "LEFT"});
+    if (t.flag < 0) return ge::GRAPH_FAILED;
+  }
   if (kOp == N::kMod) t.flag = static_cast<int32_t>(AttrInt(ctx->GetAttrs(), 0, 0));
   ctx->SetBlockDim(ChooseBlockDim(ctx, t.numel, 1 << 14));
   return SetTiling(ctx, t);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "ops/attr_choice.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_gather {
@@ -89,8 +90,9 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   return ge::GRAPH_SUCCESS;
 }
 
-int32_t ReductionCode(const std::string& r) {
-  return r == "add" ? 1 : r == "mul" ? 2 : r == "max" ? 3 : r == "min" ? 4 : 0;
+// 0 none, 1 add, 2 mul, 3 max, 4 min; -1 (with the reason) for any other.
+int32_t ReductionCode(const gert::RuntimeAttrs* a, size_t i) {
+  return AttrChoice(a, i, "reduction", {"none", "add", "mul", "max", "min"});
 }
 
 template <G kOp>
@@ -113,12 +115,13 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   if (kOp == G::kGatherND) {
     t.batch_dims = static_cast<int32_t>(AttrInt(a, 0, 0));
   } else if (kOp == G::kScatterND) {
-    t.reduction = ReductionCode(AttrStr(a, 0, "none"));
+    t.reduction = ReductionCode(a, 0);
   } else if (!NormalizeAxis(AttrInt(a, 0, 0), t.data_rank, &ax)) {
     return InferFail(fmt::format("axis {} is out of range for data {}", AttrInt(a, 0, 0), ShapeToString(d)));
   }
   t.axis = static_cast<int32_t>(ax);
-  if (kOp == G::kScatterElements) t.reduction = ReductionCode(AttrStr(a, 1, "none"));
+  if (kOp == G::kScatterElements) t.reduction = ReductionCode(a, 1);
+  if (t.reduction < 0) return ge::GRAPH_FAILED;
   t.out_numel = ctx->GetOutputShape(0)->GetStorageShape().GetShapeSize();
   t.idx_numel = idx.GetShapeSize();
   t.data_numel = d.GetShapeSize();

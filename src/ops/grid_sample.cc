@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "ops/attr_choice.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_grid_sample {
@@ -39,11 +40,10 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   const gert::Shape& g = ctx->GetInputShape(1)->GetStorageShape();
   if (ctx->GetInputDesc(0)->GetDataType() != ge::DT_FLOAT) return ge::GRAPH_FAILED;
   GridTiling t{x.GetDim(0), x.GetDim(1), x.GetDim(2), x.GetDim(3), g.GetDim(1), g.GetDim(2), 0, 0, 0};
-  std::string mode = AttrStr(ctx->GetAttrs(), kMode, "bilinear");
-  std::string pad = AttrStr(ctx->GetAttrs(), kPaddingMode, "zeros");
-  t.mode = mode == "nearest" ? kNearest : mode == "bicubic" ? kBicubic : kBilinear;
-  t.padding = pad == "border" ? kBorder : pad == "reflection" ? kReflection : kZeros;
-  if ((mode != "bilinear" && t.mode == kBilinear) || (pad != "zeros" && t.padding == kZeros)) return ge::GRAPH_FAILED;
+  // Positions in the lists are the enums' values; the first is the ONNX default.
+  t.mode = AttrChoice(ctx->GetAttrs(), kMode, "mode", {"bilinear", "nearest", "bicubic"});
+  t.padding = AttrChoice(ctx->GetAttrs(), kPaddingMode, "padding_mode", {"zeros", "border", "reflection"});
+  if (t.mode < 0 || t.padding < 0) return ge::GRAPH_FAILED;
   t.align_corners = static_cast<int32_t>(AttrInt(ctx->GetAttrs(), kAlignCorners, 0));
   ctx->SetBlockDim(ChooseBlockDim(ctx, t.n * t.oh * t.ow * t.c, 1 << 12));
   return SetTiling(ctx, t);

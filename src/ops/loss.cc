@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "ops/attr_choice.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_loss {
@@ -21,9 +22,11 @@ struct LossTiling {
   int64_t n, c, d;
 };
 
+// 0 none, 1 sum, 2 mean; -1 (with the reason) for any other.
 int Reduction(const gert::RuntimeAttrs* a) {
-  std::string r = AttrStr(a, 1, "mean");
-  return r == "none" ? 0 : (r == "sum" ? 1 : 2);
+  static constexpr int kCode[] = {2, 0, 1};
+  int at = AttrChoice(a, 1, "reduction", {"mean", "none", "sum"});
+  return at < 0 ? -1 : kCode[at];
 }
 
 // Attribute order: ignore_index, reduction.
@@ -41,7 +44,9 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
     return InferFail(fmt::format("'weight' must have shape [{}] (one per class)", x.GetDim(1)));
   gert::Shape* y = ctx->GetOutputShape(0);
   y->SetDimNum(0);
-  if (Reduction(ctx->GetAttrs()) == 0) {
+  const int reduction = Reduction(ctx->GetAttrs());
+  if (reduction < 0) return ge::GRAPH_FAILED;
+  if (reduction == 0) {
     y->AppendDim(x.GetDim(0));
     for (size_t d = 2; d < x.GetDimNum(); ++d) y->AppendDim(x.GetDim(d));
   }
@@ -56,6 +61,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   t.dtype = ctx->GetInputDesc(0)->GetDataType();
   t.target_dtype = ctx->GetInputDesc(1)->GetDataType();
   t.reduction = Reduction(ctx->GetAttrs());
+  if (t.reduction < 0) return ge::GRAPH_FAILED;
   t.has_ignore = ctx->GetAttrs()->IsSet(0);
   t.ignore_index = AttrInt(ctx->GetAttrs(), 0, 0);
   t.softmax = kSoftmax;

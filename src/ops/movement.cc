@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include "base/checked_math.h"
+#include "ops/attr_choice.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_move {
@@ -228,7 +229,9 @@ template <bool kToSpace>
 ge::graphStatus D2STiling(gert::TilingContext* ctx) {
   const gert::Shape& x = ctx->GetInputShape(0)->GetStorageShape();
   int64_t b = AttrInt(ctx->GetAttrs(), 0, 0);
-  bool crd = kToSpace && AttrStr(ctx->GetAttrs(), 1, "DCR") == "CRD";
+  const int mode = kToSpace ? AttrChoice(ctx->GetAttrs(), 1, "mode", {"DCR", "CRD"}) : 0;
+  if (mode < 0) return ge::GRAPH_FAILED;
+  const bool crd = mode == 1;
   int64_t n = x.GetDim(0), c = x.GetDim(1), h = x.GetDim(2), w = x.GetDim(3);
   StridedView v = BaseView(ctx);
   v.rank = 6;

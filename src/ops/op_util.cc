@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
 #include "base/error_message.h"
+#include "ops/attr_choice.h"
 
 namespace ge::ops_util {
 
@@ -118,6 +121,28 @@ float AttrFloat(const gert::RuntimeAttrs* a, size_t i, float dflt) {
 std::string AttrStr(const gert::RuntimeAttrs* a, size_t i, const char* dflt) {
   const char* v = a ? a->GetStr(i) : nullptr;
   return v ? v : dflt;
+}
+int AttrChoice(const gert::RuntimeAttrs* a, size_t i, const char* name, std::initializer_list<const char*> allowed,
+               std::string* why) {
+  const char* v = a ? a->GetStr(i) : nullptr;
+  if (v == nullptr) return 0;
+  int at = 0;
+  for (const char* choice : allowed) {
+    if (std::strcmp(v, choice) == 0) return at;
+    ++at;
+  }
+  std::string shown, list;  // the value from the model, printable (no raw bytes in a message)
+  for (const char* c = v; *c != '\0' && shown.size() < 64; ++c) {
+    auto u = static_cast<unsigned char>(*c);
+    shown += u >= 0x20 && u < 0x7f ? std::string(1, *c) : fmt::format("\\x{:02x}", u);
+  }
+  for (const char* choice : allowed) list += (list.empty() ? "" : ", ") + std::string(choice);
+  std::string reason = fmt::format("{} '{}' is not one of {}", name, shown, list);
+  if (why != nullptr)
+    *why = std::move(reason);
+  else
+    InferFail(reason);
+  return -1;
 }
 std::vector<int64_t> AttrInts(const gert::RuntimeAttrs* a, size_t i) {
   auto* l = a ? a->GetListInt(i) : nullptr;

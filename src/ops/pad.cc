@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "base/checked_math.h"
+#include "ops/attr_choice.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_pad {
@@ -17,6 +18,12 @@ struct PadTiling {
   int64_t in_dims[kMaxRank], out_dims[kMaxRank], pad_begin[kMaxRank];
 };
 
+// The mode as 0 constant, 1 reflect, 2 edge; -1 (with the reason) for any other.
+template <typename Ctx>
+int32_t Mode(const Ctx* ctx) {
+  return AttrChoice(ctx->GetAttrs(), 0, "mode", {"constant", "reflect", "edge"});
+}
+
 template <typename Ctx>
 bool Pads(const Ctx* ctx, size_t rank, std::vector<int64_t>* pads) {
   return ReadInt64s(ctx->GetInputTensor(1), pads) && pads->size() == 2 * rank;
@@ -25,6 +32,7 @@ bool Pads(const Ctx* ctx, size_t rank, std::vector<int64_t>* pads) {
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape& x = *ctx->GetInputShape(0);
   std::vector<int64_t> pads;
+  if (Mode(ctx) < 0) return ge::GRAPH_FAILED;
   if (!Pads(ctx, x.GetDimNum(), &pads)) return ge::GRAPH_FAILED;
   gert::Shape* y = ctx->GetOutputShape(0);
   *y = x;
@@ -46,8 +54,8 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   PadTiling t{};
   t.elem_size = static_cast<int32_t>(ge::GetSizeByDataType(ctx->GetInputDesc(0)->GetDataType()));
   t.rank = static_cast<int32_t>(x.GetDimNum());
-  std::string mode = AttrStr(ctx->GetAttrs(), 0, "constant");
-  t.mode = mode == "reflect" ? 1 : mode == "edge" ? 2 : 0;
+  t.mode = Mode(ctx);
+  if (t.mode < 0) return ge::GRAPH_FAILED;
   t.numel = y.GetShapeSize();
   for (int d = 0; d < t.rank; ++d) {
     t.in_dims[d] = x.GetDim(d);

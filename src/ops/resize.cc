@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "ops/attr_choice.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_resize {
@@ -29,13 +30,6 @@ struct ResizeTiling {
   double scale[kMaxRank];
   double roi_start[kMaxRank], roi_end[kMaxRank];
 };
-
-template <typename E>
-bool Lookup(const char* s, std::initializer_list<std::pair<const char*, E>> table, E* out) {
-  for (const auto& [name, v] : table)
-    if (std::strcmp(s, name) == 0) return (*out = v), true;
-  return false;
-}
 
 // A non-empty input tensor's data as doubles; empty when absent, empty-shaped or unknown.
 std::vector<double> ReadValues(const gert::Tensor* t) {
@@ -102,27 +96,14 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
 }
 
 ge::graphStatus ReadAttrs(const gert::RuntimeAttrs* a, ResizeTiling* t) {
-  std::string mode = AttrStr(a, kMode, "nearest"), ctm = AttrStr(a, kCtm, "half_pixel");
-  std::string nearest = AttrStr(a, kNearestMode, "round_prefer_floor");
-  Mode m;
-  Ctm c;
-  NearestMode nm;
-  if (!Lookup<Mode>(mode.c_str(), {{"nearest", kNearest}, {"linear", kLinear}, {"cubic", kCubic}}, &m) ||
-      !Lookup<Ctm>(ctm.c_str(),
-                   {{"half_pixel", kHalfPixel},
-                    {"pytorch_half_pixel", kPytorchHalfPixel},
-                    {"align_corners", kAlignCorners},
-                    {"asymmetric", kAsymmetric},
-                    {"tf_half_pixel_for_nn", kTfHalfPixelForNn},
-                    {"tf_crop_and_resize", kTfCropAndResize}},
-                   &c) ||
-      !Lookup<NearestMode>(nearest.c_str(),
-                           {{"round_prefer_floor", kRoundPreferFloor},
-                            {"round_prefer_ceil", kRoundPreferCeil},
-                            {"floor", kFloor},
-                            {"ceil", kCeil}},
-                           &nm))
-    return ge::GRAPH_FAILED;
+  // Positions in the lists are the enums' values; the first is the ONNX default.
+  const int m = AttrChoice(a, kMode, "mode", {"nearest", "linear", "cubic"});
+  const int c = AttrChoice(a, kCtm, "coordinate_transformation_mode",
+                           {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn",
+                            "tf_crop_and_resize"});
+  const int nm =
+      AttrChoice(a, kNearestMode, "nearest_mode", {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"});
+  if (m < 0 || c < 0 || nm < 0) return ge::GRAPH_FAILED;
   t->mode = m;
   t->ctm = c;
   t->nearest_mode = nm;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "ops/attr_choice.h"
 #include "ops/op_util.h"
 
 namespace ge::ops_roi {
@@ -66,8 +67,11 @@ ge::graphStatus AlignTilingFn(gert::TilingContext* ctx) {
                       t.rois, t.c, t.oh, t.ow, t.sampling_ratio, samples, kMaxSamplesPerRun));
   }
   t.spatial_scale = AttrFloat(a, kSpatialScale, 1.f);
-  t.half_pixel = AttrStr(a, kCtm, "half_pixel") == "half_pixel";
-  t.max_mode = AttrStr(a, kMode, "avg") == "max";
+  const int ctm = AttrChoice(a, kCtm, "coordinate_transformation_mode", {"half_pixel", "output_half_pixel"});
+  const int mode = AttrChoice(a, kMode, "mode", {"avg", "max"});
+  if (ctm < 0 || mode < 0) return ge::GRAPH_FAILED;
+  t.half_pixel = ctm == 0;
+  t.max_mode = mode == 1;
   t.idx_dtype = ctx->GetInputDesc(2)->GetDataType();
   ctx->SetBlockDim(ChooseBlockDim(ctx, t.rois * t.c * t.oh * t.ow, 1 << 10));
   return SetTiling(ctx, t);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "base/checked_math.h"
+#include "ops/attr_choice.h"
 
 namespace ge::ops_util {
 namespace {
@@ -39,6 +40,10 @@ bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const
       !ListLengthOk(attrs, idx.dilations, ns, "dilations", why))
     return false;
   std::string auto_pad = idx.auto_pad >= 0 && attrs->GetStr(idx.auto_pad) ? attrs->GetStr(idx.auto_pad) : "NOTSET";
+  std::string bad_auto_pad;  // an unknown value was computed as VALID before: a silent wrong answer
+  if (idx.auto_pad >= 0 &&
+      AttrChoice(attrs, idx.auto_pad, "auto_pad", {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"}, &bad_auto_pad) < 0)
+    return Fail(why, bad_auto_pad);
   bool ceil_mode = idx.ceil_mode >= 0 && attrs->GetInt(idx.ceil_mode) && *attrs->GetInt(idx.ceil_mode) != 0;
   size_t off = 3 - ns;  // leading unit dims
   for (size_t d = 0; d < 3; ++d) {

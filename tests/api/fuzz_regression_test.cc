@@ -1346,5 +1346,124 @@ TEST(FuzzRegression, MelEdgesAndHugeConvPadsAreCompileErrors) {
   EXPECT_FALSE(st.ok());
 }
 
+// Pad computed an unknown mode ('reflectxx', from the onnx_model harness) as "constant" and
+// exited 0: a silent wrong answer. Only constant, reflect and edge are accepted; reflect still
+// mirrors ([1, 2, 3] padded by 2 at the front: [3, 2, 1, 2, 3]).
+TEST(FuzzRegression, PadRejectsAnUnknownMode) {
+  for (auto [mode, error] :
+       {std::pair<const char*, const char*>{"reflectxx", "mode 'reflectxx' is not one of constant, reflect, edge"},
+        {"reflect", nullptr}}) {
+    SCOPED_TRACE(mode);
+    auto m = NewModel();
+    auto* g = m.mutable_graph();
+    AddInput(g, "x", onnx::TensorProto::FLOAT, {3});
+    auto* pads = g->add_initializer();
+    pads->set_name("pads");
+    pads->set_data_type(onnx::TensorProto::INT64);
+    pads->add_dims(2);
+    pads->add_int64_data(2);
+    pads->add_int64_data(0);
+    StrAttr(AddNode(g, "Pad", {"x", "pads"}, {"y"}), "mode", mode);
+    AddOutput(g, "y", onnx::TensorProto::FLOAT, 1);
+    auto model = LoadOrExpectError(m, error);
+    if (model == nullptr) continue;
+    std::vector<HostTensor> out;
+    Status st = model->Run({F32({3}, {1, 2, 3})}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out[0].shape(), Shape({5}));
+    const std::vector<float> want = {3, 2, 1, 2, 3};
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(out[0].data_as<float>()[i], want[i]) << i;
+  }
+}
+
+// The same class as Pad's mode: ops took any string attribute they did not know as their
+// default (BitShift "UP" shifted right, DepthToSpace "XYZ" ran DCR, MaxPool auto_pad "SAME" ran
+// VALID, ScatterElements reduction "avg" replaced, ...). Each unknown value is now a compile
+// error naming the attribute, the value and what is accepted.
+TEST(FuzzRegression, UnknownStringAttributeValuesAreErrors) {
+  constexpr int kF = onnx::TensorProto::FLOAT, kI = onnx::TensorProto::INT64, kU8 = onnx::TensorProto::UINT8;
+  struct In {
+    const char* name;
+    int type;
+    std::vector<int64_t> dims;
+  };
+  struct Case {
+    const char* op;
+    std::vector<In> inputs;
+    const char* attr;
+    const char* value;
+    int out_type, out_rank;
+    const char* error;
+  };
+  const std::vector<Case> cases = {
+      {"BitShift",
+       {{"a", kU8, {2}}, {"b", kU8, {2}}},
+       "direction",
+       "UP",
+       kU8,
+       1,
+       "direction 'UP' is not one of RIGHT, LEFT"},
+      {"DepthToSpace", {{"x", kF, {1, 4, 1, 1}}}, "mode", "XYZ", kF, 4, "mode 'XYZ' is not one of DCR, CRD"},
+      {"ScatterElements",
+       {{"d", kF, {3}}, {"i", kI, {1}}, {"u", kF, {1}}},
+       "reduction",
+       "avg",
+       kF,
+       1,
+       "reduction 'avg' is not one of none, add, mul, max, min"},
+      {"NegativeLogLikelihoodLoss",
+       {{"x", kF, {2, 3}}, {"t", kI, {2}}},
+       "reduction",
+       "avg",
+       kF,
+       0,
+       "reduction 'avg' is not one of mean, none, sum"},
+      {"MaxPool",
+       {{"x", kF, {1, 1, 4, 4}}},
+       "auto_pad",
+       "SAME",
+       kF,
+       4,
+       "auto_pad 'SAME' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID"},
+      {"ConvTranspose",
+       {{"x", kF, {1, 1, 2, 2}}, {"w", kF, {1, 1, 2, 2}}},
+       "auto_pad",
+       "SAME",
+       kF,
+       4,
+       "auto_pad 'SAME' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID"},
+      {"RoiAlign",
+       {{"x", kF, {1, 1, 4, 4}}, {"r", kF, {1, 4}}, {"b", kI, {1}}},
+       "mode",
+       "min",
+       kF,
+       4,
+       "mode 'min' is not one of avg, max"},
+      {"GridSample",
+       {{"x", kF, {1, 1, 2, 2}}, {"g", kF, {1, 2, 2, 2}}},
+       "padding_mode",
+       "wrap\x1b[2J",
+       kF,
+       4,
+       "padding_mode 'wrap\\x1b[2J' is not one of zeros, border, reflection"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.op);
+    auto m = NewModel();
+    auto* g = m.mutable_graph();
+    std::vector<std::string> names;
+    for (const In& in : c.inputs) {
+      AddInput(g, in.name, in.type, in.dims);
+      names.push_back(in.name);
+    }
+    auto* n = AddNode(g, c.op, names, {"y"});
+    StrAttr(n, c.attr, c.value);
+    if (std::string(c.op) == "DepthToSpace") IntAttr(n, "blocksize", 2);
+    if (std::string(c.op) == "MaxPool") IntsAttr(n, "kernel_shape", {2, 2});
+    AddOutput(g, "y", c.out_type, c.out_rank);
+    EXPECT_EQ(LoadOrExpectError(m, c.error), nullptr);
+  }
+}
+
 }  // namespace
 }  // namespace ge
