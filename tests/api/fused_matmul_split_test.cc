@@ -221,6 +221,20 @@ TEST(FusedAttentionKernel, MatchesTheFormula) {
   }
 }
 
+// Relu(Conv(x, wt, b) + z): the graph of a residual block's last convolution.
+std::shared_ptr<Graph> ConvAddRelu(const HostTensor& x, const HostTensor& z, const HostTensor& wt, const HostTensor& b,
+                                   AttrMap conv_attrs) {
+  auto g = std::make_shared<Graph>("g");
+  ValueId xv = g->AddInput("x", x.desc()), zv = g->AddInput("z", z.desc());
+  ValueId wv = g->AddConstant("w", wt), bv = g->AddConstant("b", b);
+  ValueId cv = g->AddValue("c"), sv = g->AddValue("s"), y = g->AddValue("y");
+  g->AddNode("conv", "Conv", {xv, wv, bv}, {cv}, std::move(conv_attrs));
+  g->AddNode("add", "Add", {cv, zv}, {sv});
+  g->AddNode("relu", "Relu", {sv}, {y});
+  g->AddOutput(y);
+  return g;
+}
+
 // The Winograd convolution (on by default; GE_CONV_WINOGRAD=0 turns it off) on a 3x3 64-channel
 // convolution with bias, a residual Add and Relu, against a direct convolution loop written here,
 // in sink and host mode. 30 output rows: four row blocks of 8, 8, 8 and 6 rows (a partial last
@@ -230,15 +244,8 @@ TEST(FusedConvWinograd, MatchesADirectLoop) {
   HostTensor x = Random(Shape({1, c, h, w}), 5), wt = Random(Shape({m, c, 3, 3}), 6), b = Random(Shape({m}), 7);
   HostTensor z = Random(Shape({1, m, h, w}), 8);
   for (const char* mode : {"sink", "host"}) {
-    auto g = std::make_shared<Graph>("g");
-    ValueId xv = g->AddInput("x", x.desc()), zv = g->AddInput("z", z.desc());
-    ValueId wv = g->AddConstant("w", wt), bv = g->AddConstant("b", b);
-    ValueId cv = g->AddValue("c"), sv = g->AddValue("s"), y = g->AddValue("y");
-    g->AddNode("conv", "Conv", {xv, wv, bv}, {cv},
-               {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
-    g->AddNode("add", "Add", {cv, zv}, {sv});
-    g->AddNode("relu", "Relu", {sv}, {y});
-    g->AddOutput(y);
+    auto g = ConvAddRelu(x, z, wt, b,
+                         {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
     std::vector<HostTensor> out;
     Status st = CompileAndRun(g, mode, {x, z}, &out);
     ASSERT_TRUE(st.ok()) << st.message();
@@ -260,6 +267,44 @@ TEST(FusedConvWinograd, MatchesADirectLoop) {
               << mode << " at " << o << "," << i << "," << j;
         }
   }
+}
+
+// A strided 1x1 convolution over many channels (m * c >= 2^19) runs as a stride-1 convolution of
+// the pixels it reads, gathered per block (GE_CONV_SUBSAMPLE=0 turns it off): against a loop
+// written here, two images, with bias, a residual Add and Relu, in sink and host mode. 31x29 at
+// stride 2 (16x15 output: row blocks) and 9x13 at strides 2x3 (5x5: output-channel blocks).
+void CheckStrided1x1(int64_t h, int64_t w, int64_t sh, int64_t sw) {
+  const int64_t n = 2, c = 512, m = 1024, oh = (h - 1) / sh + 1, ow = (w - 1) / sw + 1;
+  HostTensor x = Random(Shape({n, c, h, w}), 15), wt = Random(Shape({m, c, 1, 1}), 16), b = Random(Shape({m}), 17);
+  HostTensor z = Random(Shape({n, m, oh, ow}), 18);
+  for (const char* mode : {"sink", "host"}) {
+    auto g = ConvAddRelu(x, z, wt, b,
+                         {{"kernel_shape", std::vector<int64_t>{1, 1}}, {"strides", std::vector<int64_t>{sh, sw}}});
+    std::vector<HostTensor> out;
+    Status st = CompileAndRun(g, mode, {x, z}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out[0].desc().shape.ToString(), Shape({n, m, oh, ow}).ToString());
+    const float* xp = x.data_as<float>();
+    const float* wp = wt.data_as<float>();
+    for (int64_t img = 0; img < n; ++img)
+      for (int64_t o = 0; o < m; ++o)
+        for (int64_t i = 0; i < oh; ++i)
+          for (int64_t j = 0; j < ow; ++j) {
+            const int64_t at = ((img * m + o) * oh + i) * ow + j;
+            double v = b.data_as<float>()[o] + z.data_as<float>()[at];
+            for (int64_t ci = 0; ci < c; ++ci)
+              v += double(xp[((img * c + ci) * h + i * sh) * w + j * sw]) * wp[o * c + ci];
+            const double want = std::max(v, 0.0);
+            ASSERT_NEAR(out[0].data_as<float>()[at], want, 1e-3 * (1 + std::fabs(want)))
+                << mode << " " << h << "x" << w << " strides " << sh << "," << sw << " at " << img << "," << o << ","
+                << i << "," << j;
+          }
+  }
+}
+
+TEST(FusedConvStrided1x1, MatchesADirectLoop) {
+  CheckStrided1x1(31, 29, 2, 2);
+  CheckStrided1x1(9, 13, 2, 3);
 }
 
 }  // namespace
