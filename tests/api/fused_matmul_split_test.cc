@@ -307,5 +307,76 @@ TEST(FusedConvStrided1x1, MatchesADirectLoop) {
   CheckStrided1x1(9, 13, 2, 3);
 }
 
+// Float ReduceSum / Mean / Max / Min with the reduced dims after the kept ones (one contiguous run
+// per output), before them (rows of kept elements), everywhere, or between kept dims (the generic
+// walk), with dims of size 1 around, against a loop over every element written here; a NaN in
+// the input shows in its output of Max and Min.
+void CheckReduce(const std::string& op, const std::vector<int64_t>& dims, const std::vector<int64_t>& axes) {
+  HostTensor x = Random(Shape(dims), 21);
+  x.mutable_data_as<float>()[3] = std::nanf("");
+  const int64_t rank = static_cast<int64_t>(dims.size());
+  int64_t out_numel = 1;
+  std::vector<int64_t> out_dims;
+  for (int64_t d = 0; d < rank; ++d) {
+    const bool reduced = std::find(axes.begin(), axes.end(), d) != axes.end();
+    out_dims.push_back(reduced ? 1 : dims[d]);
+    out_numel *= out_dims.back();
+  }
+  std::vector<double> want(static_cast<size_t>(out_numel), op == "ReduceMax"   ? -INFINITY
+                                                           : op == "ReduceMin" ? INFINITY
+                                                                               : 0.0);
+  std::vector<int64_t> count(static_cast<size_t>(out_numel), 0);
+  for (int64_t i = 0; i < x.NumElements(); ++i) {
+    int64_t rest = i, o = 0, scale = 1;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      const int64_t idx = rest % dims[d];
+      rest /= dims[d];
+      o += (out_dims[d] == 1 ? 0 : idx) * scale;
+      scale *= out_dims[d];
+    }
+    const double v = x.data_as<float>()[i];
+    double& w = want[o];
+    w = op == "ReduceMax"   ? (std::isnan(v) || std::isnan(w) ? NAN : std::max(w, v))
+        : op == "ReduceMin" ? (std::isnan(v) || std::isnan(w) ? NAN : std::min(w, v))
+                            : w + v;
+    ++count[o];
+  }
+  for (const char* mode : {"sink", "host"}) {
+    auto g = std::make_shared<Graph>("g");
+    ValueId xv = g->AddInput("x", x.desc()), y = g->AddValue("y");
+    if (op == "ReduceSum") {
+      HostTensor a(DT_INT64, Shape({static_cast<int64_t>(axes.size())}));
+      for (size_t k = 0; k < axes.size(); ++k) a.mutable_data_as<int64_t>()[k] = axes[k];
+      g->AddNode("r", op, {xv, g->AddConstant("axes", a)}, {y});
+    } else {
+      g->AddNode("r", op, {xv}, {y}, {{"axes", axes}});
+    }
+    g->AddOutput(y);
+    std::vector<HostTensor> out;
+    Status st = CompileAndRun(g, mode, {x}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out[0].NumElements(), out_numel);
+    for (int64_t o = 0; o < out_numel; ++o) {
+      const double w = op == "ReduceMean" ? want[o] / static_cast<double>(count[o]) : want[o];
+      const float got = out[0].data_as<float>()[o];
+      if (std::isnan(w)) {
+        EXPECT_TRUE(std::isnan(got)) << op << " " << mode << " output " << o;
+      } else {
+        EXPECT_NEAR(got, w, 1e-5 * (1 + std::fabs(w))) << op << " " << mode << " output " << o;
+      }
+    }
+  }
+}
+
+TEST(ReduceForms, MatchALoopOverEveryElement) {
+  for (const char* op : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin"}) {
+    CheckReduce(op, {2, 3, 5, 7}, {2, 3});        // runs of 35
+    CheckReduce(op, {1, 64, 1, 37}, {3});         // runs of 37 among dims of size 1
+    CheckReduce(op, {2, 3, 5, 7}, {0, 1, 2, 3});  // one run
+    CheckReduce(op, {5, 7, 1, 19}, {0, 1});       // rows of 19
+    CheckReduce(op, {2, 3, 5, 7}, {1});           // between kept dims
+  }
+}
+
 }  // namespace
 }  // namespace ge
