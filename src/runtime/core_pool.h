@@ -20,7 +20,8 @@ struct Job {
   void (*fn)(void* ctx, uint32_t index) = nullptr;
   void* ctx = nullptr;
   uint32_t count = 0;                 // items; lowered by Wait() to what was handed out
-  uint32_t next = 0;                  // next item to hand out (guarded by the pool mutex)
+  uint32_t next = 0;                  // next item to hand out from the front (guarded by the pool mutex)
+  uint32_t taken_back = 0;            // items handed out from the back (guarded by the pool mutex)
   std::atomic<uint32_t> finished{0};  // items run to completion
 };
 
@@ -47,7 +48,7 @@ class CorePool {
 
  private:
   void WorkerLoop();
-  bool TakeLocked(Job* job, uint32_t* index);
+  bool TakeLocked(Job* job, bool from_back, uint32_t* index);
   void Finish(Job* job);
   void StartThreads(uint32_t n);
   void StopThreads();

@@ -59,6 +59,7 @@ aclError ModelScheduler::Run() {
     job_.ctx = this;
     job_.count = want;
     job_.next = 0;
+    job_.taken_back = 0;
     job_.finished.store(0, std::memory_order_relaxed);
     attached_.store(want, std::memory_order_seq_cst);
     job_submitted_ = true;
