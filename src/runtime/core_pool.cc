@@ -48,11 +48,13 @@ void CorePool::Resize(uint32_t num_cores) {
 
 // The submitter takes items from the front, core threads from the back: a kernel's blocks split
 // its rows in order, so consecutive kernels give the same rows to the same thread, and an
-// operator reads what the previous one wrote from its own core's caches. Handed out in any order,
-// a block on this VM's other vCPU read the other's freshly written lines: squeezenet1_0's eight
-// channel Concats (NHWC, after row-blocked convolutions) took 650 us a run at 2 threads against
-// 309 at 1 thread; an isolated 1.5 MB Concat 129 us in 2 blocks, 33 us in one.
-// GE_CORE_ENDS=0 hands every thread the next item from the front (as before).
+// operator reads what the previous one wrote from its own core's caches. Reading the other vCPU's
+// freshly written lines is what makes memory-bound kernels slow at 2 threads here: a 1.5 MB
+// channel Concat of two host-copied inputs ran 20-136 us in 2 blocks against 33-47 us in one
+// (squeezenet1_0's eight Concats: 160-650 us a run at 2 threads, 309 at 1), varying with the
+// VM's state. Alternated whole models at 2 threads, this order against the old one: resnet18
+// 9.53 / 9.61 against 9.75 / 9.78 ms, mobilenet_v2 2.63 / 2.71 against 2.91 / 2.77, the others
+// within noise. GE_CORE_ENDS=0 hands every thread the next item from the front (the old order).
 bool CoreThreadsTakeFromTheBack() {
   static const bool on = [] {
     const char* e = std::getenv("GE_CORE_ENDS");
