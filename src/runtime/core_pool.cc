@@ -52,9 +52,10 @@ void CorePool::Resize(uint32_t num_cores) {
 // freshly written lines is what makes memory-bound kernels slow at 2 threads here: a 1.5 MB
 // channel Concat of two host-copied inputs ran 20-136 us in 2 blocks against 33-47 us in one
 // (squeezenet1_0's eight Concats: 160-650 us a run at 2 threads, 309 at 1), varying with the
-// VM's state. Alternated whole models at 2 threads, this order against the old one: resnet18
-// 9.53 / 9.61 against 9.75 / 9.78 ms, mobilenet_v2 2.63 / 2.71 against 2.91 / 2.77, the others
-// within noise. GE_CORE_ENDS=0 hands every thread the next item from the front (the old order).
+// VM's state. Alternated whole models at 2 threads, this order against the old one: densenet121
+// 20.3 / 20.2 against 21.7 / 21.9 ms (its 62 Concats 1.56-1.60 ms against 2.07-2.14, its 62
+// BatchNorm ScaleShifts 1.56-1.59 against 1.85-1.90), resnet18 9.53 / 9.61 against 9.75 / 9.78,
+// mobilenet_v2 2.63 / 2.71 against 2.91 / 2.77, the others within noise. GE_CORE_ENDS=0 hands every thread the next item from the front (the old order).
 bool CoreThreadsTakeFromTheBack() {
   static const bool on = [] {
     const char* e = std::getenv("GE_CORE_ENDS");
