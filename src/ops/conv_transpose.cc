@@ -31,8 +31,9 @@ bool ComputeGeometry(const gert::Shape& x, const gert::Shape& w, const gert::Run
   std::vector<int64_t> ks = AttrInts(a, kKernelShape), dil = AttrInts(a, kDilations), st = AttrInts(a, kStrides);
   std::vector<int64_t> pads = AttrInts(a, kPads), opad = AttrInts(a, kOutputPadding),
                        oshape = AttrInts(a, kOutputShape);
-  std::string auto_pad = AttrStr(a, kAutoPad, "NOTSET");
-  if (AttrChoice(a, kAutoPad, "auto_pad", {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"}) < 0) return false;
+  enum { kNotSet, kSameUpper, kSameLower, kValid };
+  const int auto_pad = AttrChoice(a, kAutoPad, "auto_pad", {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"});
+  if (auto_pad < 0) return false;
   if (oshape.size() == nk + 2) oshape.erase(oshape.begin(), oshape.begin() + 2);
   int64_t group = AttrInt(a, kGroup, 1);
   if (group <= 0 || x.GetDim(1) != w.GetDim(0) || x.GetDim(1) % group != 0) return false;
@@ -57,16 +58,16 @@ bool ComputeGeometry(const gert::Shape& x, const gert::Shape& w, const gert::Run
         !ge::CheckedAdd(full, span, &full) || !ge::CheckedAdd<int64_t>(full, 1, &full))
       return false;
     int64_t pb = 0, pe = 0, out;
-    if (real && (oshape.size() == nk || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER")) {
+    if (real && (oshape.size() == nk || auto_pad == kSameUpper || auto_pad == kSameLower)) {
       if (oshape.size() == nk)
         out = oshape[off];
       else if (!ge::CheckedMul(in, s, &out))
         return false;
       if (out <= 0) return false;
       int64_t total = std::max<int64_t>(0, full - out);
-      pb = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      pb = auto_pad == kSameUpper ? total / 2 : total - total / 2;
     } else {
-      if (real && pads.size() == 2 * nk && auto_pad != "VALID") {
+      if (real && pads.size() == 2 * nk && auto_pad != kValid) {
         pb = pads[off];
         pe = pads[nk + off];
       }

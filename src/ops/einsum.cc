@@ -159,7 +159,7 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   std::string why;
   if (!BuildFrom(
           ctx, [&](size_t i) { return *ctx->GetInputShape(i); }, &t, &out, &why))
-    return why.empty() ? ge::GRAPH_FAILED : InferFail(why);
+    return InferFail(why);
   SetDims(ctx->GetOutputShape(0), out);
   return ge::GRAPH_SUCCESS;
 }
@@ -181,7 +181,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   std::string why;
   if (!BuildFrom(
           ctx, [&](size_t i) { return ctx->GetInputShape(i)->GetStorageShape(); }, &t, &out, &why))
-    return why.empty() ? ge::GRAPH_FAILED : InferFail(why);
+    return InferFail(why);
   t.dtype = ctx->GetInputDesc(0)->GetDataType();
   for (size_t i = 1; i < ctx->GetComputeNodeInputNum(); ++i)  // the kernel reads every operand as t.dtype
     if (ctx->GetInputDesc(i)->GetDataType() != t.dtype) return ge::GRAPH_FAILED;

@@ -125,7 +125,7 @@ bool ReadParams(const Ctx* ctx, NmsParams* p, std::string* why) {
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   NmsParams p{};
   std::string why;
-  if (!ReadParams(ctx, &p, &why)) return why.empty() ? ge::GRAPH_FAILED : InferFail(why);
+  if (!ReadParams(ctx, &p, &why)) return InferFail(why);
   auto rows = Select(p, ctx->GetInputTensor(kBoxes)->template GetData<float>(),
                      ctx->GetInputTensor(kScores)->template GetData<float>());
   SetDims(ctx->GetOutputShape(0), {static_cast<int64_t>(rows.size()), 3});
@@ -137,7 +137,7 @@ ge::graphStatus InferDataType(gert::InferDataTypeContext* ctx) { return ctx->Set
 ge::graphStatus Tiling(gert::TilingContext* ctx) {
   NmsParams p{};
   std::string why;
-  if (!ReadParams(ctx, &p, &why)) return why.empty() ? ge::GRAPH_FAILED : InferFail(why);
+  if (!ReadParams(ctx, &p, &why)) return InferFail(why);
   ctx->SetBlockDim(1);
   return SetTiling(ctx, p);
 }

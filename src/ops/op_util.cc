@@ -79,7 +79,7 @@ bool ReportBadData(const aclrtKernelArgs* args, const std::string& msg) {
 }
 
 ge::graphStatus InferFail(const std::string& why) {
-  ge::SetRecentErrMsg(why);
+  if (!why.empty()) ge::SetRecentErrMsg(why);
   return ge::GRAPH_FAILED;
 }
 

@@ -115,7 +115,8 @@ bool ReportBadIndex(const aclrtKernelArgs* args, const char* input, int64_t valu
 // Reports any other invalid input data from a kernel ("<node>: <msg>"). Returns false.
 bool ReportBadData(const aclrtKernelArgs* args, const std::string& msg);
 // Shape inference or tiling failure with a reason (the compiler shows it after "shape inference
-// failed ..." / "tiling failed ..."): returns GRAPH_FAILED.
+// failed ..." / "tiling failed ..."): returns GRAPH_FAILED. An empty reason sets none (a helper
+// that failed without one).
 ge::graphStatus InferFail(const std::string& why);
 
 // Inline variables, so that they are initialized before the OpDefs that copy them (OP_ADD runs

@@ -279,7 +279,7 @@ bool MelParams(const Ctx* ctx, MelTiling* t, std::string* why) {
 ge::graphStatus MelShape(gert::InferShapeContext* ctx) {
   MelTiling t{};
   std::string why;
-  if (!MelParams(ctx, &t, &why)) return why.empty() ? ge::GRAPH_FAILED : InferFail(why);
+  if (!MelParams(ctx, &t, &why)) return InferFail(why);
   SetDims(ctx->GetOutputShape(0), {t.dft_length / 2 + 1, t.mel_bins});
   return ge::GRAPH_SUCCESS;
 }
@@ -287,7 +287,7 @@ ge::graphStatus MelShape(gert::InferShapeContext* ctx) {
 ge::graphStatus MelTilingFn(gert::TilingContext* ctx) {
   MelTiling t{};
   std::string why;
-  if (!MelParams(ctx, &t, &why)) return why.empty() ? ge::GRAPH_FAILED : InferFail(why);
+  if (!MelParams(ctx, &t, &why)) return InferFail(why);
   t.dtype = ctx->GetOutputDesc(0)->GetDataType();
   return SetTiling(ctx, t);
 }

@@ -39,11 +39,14 @@ bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const
   if (!ListLengthOk(attrs, idx.strides, ns, "strides", why) ||
       !ListLengthOk(attrs, idx.dilations, ns, "dilations", why))
     return false;
-  std::string auto_pad = idx.auto_pad >= 0 && attrs->GetStr(idx.auto_pad) ? attrs->GetStr(idx.auto_pad) : "NOTSET";
-  std::string bad_auto_pad;  // an unknown value was computed as VALID before: a silent wrong answer
-  if (idx.auto_pad >= 0 &&
-      AttrChoice(attrs, idx.auto_pad, "auto_pad", {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"}, &bad_auto_pad) < 0)
-    return Fail(why, bad_auto_pad);
+  // auto_pad: NOTSET, SAME_UPPER, SAME_LOWER or VALID (an unknown value was computed as VALID
+  // before: a silent wrong answer).
+  enum { kNotSet, kSameUpper, kSameLower, kValid };
+  std::string bad_auto_pad;
+  const int auto_pad = idx.auto_pad >= 0 ? AttrChoice(attrs, idx.auto_pad, "auto_pad",
+                                                      {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"}, &bad_auto_pad)
+                                         : kNotSet;
+  if (auto_pad < 0) return Fail(why, bad_auto_pad);
   bool ceil_mode = idx.ceil_mode >= 0 && attrs->GetInt(idx.ceil_mode) && *attrs->GetInt(idx.ceil_mode) != 0;
   size_t off = 3 - ns;  // leading unit dims
   for (size_t d = 0; d < 3; ++d) {
@@ -71,17 +74,17 @@ bool ComputeWindow(const gert::Shape& x, const int64_t* kernel, size_t nk, const
     int64_t ek = 0;
     if (!CheckedMul(w->kernel[d] - 1, w->dilation[d], &ek) || !CheckedAdd<int64_t>(ek, 1, &ek))
       return Fail(why, "the dilated kernel extent overflows int64");
-    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    if (auto_pad == kSameUpper || auto_pad == kSameLower) {
       int64_t total = 0;
       w->out[d] = w->in[d] / w->stride[d] + (w->in[d] % w->stride[d] != 0);  // ceil(in / stride)
       if (!CheckedMul(w->out[d] - 1, w->stride[d], &total) || !CheckedAdd(total, ek - w->in[d], &total))
         return Fail(why, "the SAME padding overflows int64");
       total = std::max<int64_t>(0, total);
-      w->pad_begin[d] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      w->pad_begin[d] = auto_pad == kSameUpper ? total / 2 : total - total / 2;
       w->pad_end[d] = total - w->pad_begin[d];
       continue;
     }
-    if (auto_pad == "NOTSET") {
+    if (auto_pad == kNotSet) {
       if (i == 0 && !ListLengthOk(attrs, idx.pads, 2 * ns, "pads", why)) return false;
       w->pad_begin[d] = ListAt(attrs, idx.pads, i, 0);
       w->pad_end[d] = ListAt(attrs, idx.pads, ns + i, 0);
