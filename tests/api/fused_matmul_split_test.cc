@@ -1,8 +1,10 @@
 // FusedMatMul's block splits (rows; columns for matrix-vector products and wide products) against
 // a plain triple loop written here, with bias, residual and GELU, in sink and host mode, with B
 // plain (-O0) and packed at compile time (-O2, matmul-weight-packing); packed B of the wrong
-// size; FusedAttention against the formula written out; and the NHWC conv's weight checks: a kernel_shape that
-// contradicts W, packed weights of the wrong size.
+// size; FusedAttention against the formula written out; the NHWC conv's weight checks (a
+// kernel_shape that contradicts W, packed weights of the wrong size); the Winograd and the
+// gathered strided 1x1 convolutions against direct loops; and the float reductions' fast forms
+// against a loop over every element.
 #include <gtest/gtest.h>
 
 #include <algorithm>
