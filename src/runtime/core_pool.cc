@@ -55,7 +55,9 @@ void CorePool::Resize(uint32_t num_cores) {
 // VM's state. Alternated whole models at 2 threads, this order against the old one: densenet121
 // 20.3 / 20.2 against 21.7 / 21.9 ms (its 62 Concats 1.56-1.60 ms against 2.07-2.14, its 62
 // BatchNorm ScaleShifts 1.56-1.59 against 1.85-1.90), resnet18 9.53 / 9.61 against 9.75 / 9.78,
-// mobilenet_v2 2.63 / 2.71 against 2.91 / 2.77, the others within noise. GE_CORE_ENDS=0 hands every thread the next item from the front (the old order).
+// mobilenet_v2 2.63 / 2.71 against 2.91 / 2.77, the others within noise. GE_CORE_ENDS=0 hands every thread the next
+// item from the front (the old order).
+namespace {
 bool CoreThreadsTakeFromTheBack() {
   static const bool on = [] {
     const char* e = std::getenv("GE_CORE_ENDS");
@@ -63,6 +65,7 @@ bool CoreThreadsTakeFromTheBack() {
   }();
   return on;
 }
+}  // namespace
 
 bool CorePool::TakeLocked(Job* job, bool from_back, uint32_t* index) {
   if (job->next + job->taken_back >= job->count) return false;
