@@ -28,15 +28,19 @@ void RunItem(void* ctx, uint32_t index) {
   std::this_thread::sleep_for(std::chrono::milliseconds(2));  // long enough for the core thread to join
 }
 
+void Init(Job* job, Record* r, uint32_t items) {
+  job->fn = RunItem;
+  job->ctx = r;
+  job->count = items;
+}
+
 TEST(CorePool, SubmitterTakesTheFrontCoreThreadsTheBack) {
   CorePool pool(2);
   for (int attempt = 0; attempt < 5; ++attempt) {
     constexpr uint32_t kItems = 16;
     Record r(kItems);
     Job job;
-    job.fn = RunItem;
-    job.ctx = &r;
-    job.count = kItems;
+    Init(&job, &r, kItems);
     pool.Run(&job);
     const auto me = std::this_thread::get_id();
     int last_mine = -1, first_other = kItems;
@@ -57,9 +61,7 @@ TEST(CorePool, WaitWithdrawsOnlyTheUntakenMiddle) {
   constexpr uint32_t kItems = 8;
   Record r(kItems);
   Job job;
-  job.fn = RunItem;
-  job.ctx = &r;
-  job.count = kItems;
+  Init(&job, &r, kItems);
   pool.Submit(&job);
   // The core thread takes an item from the back; wait until it has (up to 10 s on a loaded
   // machine), then withdraw the rest: the submitter took none.
