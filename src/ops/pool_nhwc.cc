@@ -53,6 +53,54 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   return SetTiling(ctx, t);
 }
 
+// One output pixel's channels [c0, c0 + kVecs * 16): the window accumulates in vector registers
+// (GCC vector extensions; the output is stored once, not read and written per tap). Max keeps
+// std::max's order: a NaN already in the accumulator stays.
+using V16 = float __attribute__((vector_size(64), aligned(4), may_alias));
+
+template <bool kMax, int kVecs>
+inline void PoolVecs(const float* xn, int64_t iw, int64_t c, int64_t y0, int64_t x0, int64_t ky0, int64_t ky1,
+                     int64_t kx0, int64_t kx1, const Window3d& w, float* out) {
+  V16 acc[kVecs];
+  for (int v = 0; v < kVecs; ++v) acc[v] = V16{} + (kMax ? -std::numeric_limits<float>::infinity() : 0.f);
+  for (int64_t ky = ky0; ky < ky1; ++ky)
+    for (int64_t kx = kx0; kx < kx1; ++kx) {
+      const float* in = xn + ((y0 + ky * w.dilation[1]) * iw + x0 + kx * w.dilation[2]) * c;
+      for (int v = 0; v < kVecs; ++v) {
+        const V16 x = *reinterpret_cast<const V16*>(in + 16 * v);
+        if constexpr (kMax)
+          acc[v] = acc[v] < x ? x : acc[v];
+        else
+          acc[v] += x;
+      }
+    }
+  for (int v = 0; v < kVecs; ++v) *reinterpret_cast<V16*>(out + 16 * v) = acc[v];
+}
+
+// Channels [c0, c0 + n), n < 16, one at a time.
+template <bool kMax>
+void PoolTail(const float* xn, int64_t iw, int64_t c, int64_t y0, int64_t x0, int64_t ky0, int64_t ky1, int64_t kx0,
+              int64_t kx1, const Window3d& w, int64_t n, float* out) {
+  for (int64_t j = 0; j < n; ++j) {
+    float acc = kMax ? -std::numeric_limits<float>::infinity() : 0.f;
+    for (int64_t ky = ky0; ky < ky1; ++ky)
+      for (int64_t kx = kx0; kx < kx1; ++kx) {
+        const float x = xn[((y0 + ky * w.dilation[1]) * iw + x0 + kx * w.dilation[2]) * c + j];
+        acc = kMax ? std::max(acc, x) : acc + x;
+      }
+    out[j] = acc;
+  }
+}
+
+template <bool kMax>
+void PoolPixel(const float* xn, int64_t iw, int64_t c, int64_t y0, int64_t x0, int64_t ky0, int64_t ky1, int64_t kx0,
+               int64_t kx1, const Window3d& w, float* out) {
+  int64_t c0 = 0;
+  for (; c0 + 64 <= c; c0 += 64) PoolVecs<kMax, 4>(xn + c0, iw, c, y0, x0, ky0, ky1, kx0, kx1, w, out + c0);
+  for (; c0 + 16 <= c; c0 += 16) PoolVecs<kMax, 1>(xn + c0, iw, c, y0, x0, ky0, ky1, kx0, kx1, w, out + c0);
+  if (c0 < c) PoolTail<kMax>(xn + c0, iw, c, y0, x0, ky0, ky1, kx0, kx1, w, c - c0, out + c0);
+}
+
 void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<PoolNhwcTiling>(args);
   const Window3d& w = t.w;
@@ -65,30 +113,19 @@ void Kernel(const aclrtKernelArgs* args) {
     int64_t n = r / oh, oy = r % oh;
     const float* xn = x + n * ih * iw * c;
     int64_t y0 = oy * w.stride[1] - w.pad_begin[1];
+    int64_t ky0, ky1;
+    TapsInside(w, 1, y0, &ky0, &ky1);
     for (int64_t ox = 0; ox < ow; ++ox) {
       float* out = y + ((n * oh + oy) * ow + ox) * c;
       int64_t x0 = ox * w.stride[2] - w.pad_begin[2];
-      const float init = t.is_max ? -std::numeric_limits<float>::infinity() : 0.f;
-      for (int64_t ch = 0; ch < c; ++ch) out[ch] = init;
-      int64_t count = 0;
-      int64_t ky0, ky1, kx0, kx1;
-      TapsInside(w, 1, y0, &ky0, &ky1);
+      int64_t kx0, kx1;
       TapsInside(w, 2, x0, &kx0, &kx1);
-      for (int64_t ky = ky0; ky < ky1; ++ky) {
-        const int64_t iy = y0 + ky * w.dilation[1];
-        for (int64_t kx = kx0; kx < kx1; ++kx) {
-          const int64_t ix = x0 + kx * w.dilation[2];
-          const float* in = xn + (iy * iw + ix) * c;
-          if (t.is_max) {
-            for (int64_t ch = 0; ch < c; ++ch) out[ch] = std::max(out[ch], in[ch]);
-          } else {
-            for (int64_t ch = 0; ch < c; ++ch) out[ch] += in[ch];
-          }
-          ++count;
-        }
-      }
+      if (t.is_max)
+        PoolPixel<true>(xn, iw, c, y0, x0, ky0, ky1, kx0, kx1, w, out);
+      else
+        PoolPixel<false>(xn, iw, c, y0, x0, ky0, ky1, kx0, kx1, w, out);
       if (t.is_max) continue;
-      int64_t div = count;
+      int64_t div = std::max<int64_t>(ky1 - ky0, 0) * std::max<int64_t>(kx1 - kx0, 0);  // taps inside
       if (t.include_pad) {  // the window clipped to the padded input, as ONNX counts it
         int64_t ye = std::min(y0 + (w.kernel[1] - 1) * w.dilation[1] + 1, ih + w.pad_end[1]);
         int64_t xe = std::min(x0 + (w.kernel[2] - 1) * w.dilation[2] + 1, iw + w.pad_end[2]);

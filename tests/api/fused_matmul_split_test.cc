@@ -4,7 +4,7 @@
 // size; FusedAttention against the formula written out; the NHWC conv's weight checks (a
 // kernel_shape that contradicts W, packed weights of the wrong size); the Winograd and the
 // gathered strided 1x1 convolutions against direct loops; and the float reductions' fast forms
-// against a loop over every element.
+// against a loop over every element; two SqueezeNet Fire tails (concat-conv-split) against loops.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -377,6 +377,110 @@ TEST(ReduceForms, MatchALoopOverEveryElement) {
     CheckReduce(op, {2, 3, 5, 7}, {0, 1, 2, 3});  // one run
     CheckReduce(op, {5, 7, 1, 19}, {0, 1});       // rows of 19
     CheckReduce(op, {2, 3, 5, 7}, {1});           // between kept dims
+  }
+}
+
+}  // namespace
+}  // namespace ge
+
+namespace ge {
+namespace {
+
+// out[n, m, i, j] = max(0, b[m] + sum_c w[m, c, ki, kj] * in[n, c, i + ki - pad, j + kj - pad]).
+std::vector<double> ConvReluLoop(const std::vector<double>& in, int64_t n, int64_t c, int64_t h, int64_t w,
+                                 const HostTensor& wt, const HostTensor& b, int64_t k, int64_t pad) {
+  const int64_t m = wt.shape().GetDim(0);
+  std::vector<double> out(static_cast<size_t>(n * m * h * w));
+  for (int64_t img = 0; img < n; ++img)
+    for (int64_t o = 0; o < m; ++o)
+      for (int64_t i = 0; i < h; ++i)
+        for (int64_t j = 0; j < w; ++j) {
+          double v = b.data_as<float>()[o];
+          for (int64_t ci = 0; ci < c; ++ci)
+            for (int64_t ki = 0; ki < k; ++ki)
+              for (int64_t kj = 0; kj < k; ++kj) {
+                const int64_t ii = i + ki - pad, jj = j + kj - pad;
+                if (ii < 0 || ii >= h || jj < 0 || jj >= w) continue;
+                v += in[((img * c + ci) * h + ii) * w + jj] * wt.data_as<float>()[((o * c + ci) * k + ki) * k + kj];
+              }
+          out[((img * m + o) * h + i) * w + j] = std::max(v, 0.0);
+        }
+  return out;
+}
+
+// Two SqueezeNet Fire tails (concat-conv-split): a = relu(conv1x1(x)), e = relu(conv3x3(x)) with
+// 72 and 40 channels (the NHWC pool takes 64 channels at a time, then 16, then single ones);
+// y1 = relu(conv1x1(maxpool3x3s2pad1(concat(a, e)))) and y2 = relu(conv1x1(concat(e, a))), against
+// loops written here, in sink and host mode. At -O2 neither Concat is left.
+TEST(ConcatConvSplit, FireModulesMatchLoops) {
+  const int64_t n = 2, c = 8, h = 9, w = 11, ca = 72, ce = 40, cc = ca + ce, m = 16, ph = 5, pw = 6;
+  HostTensor x = Random(Shape({n, c, h, w}), 31);
+  HostTensor wa = Random(Shape({ca, c, 1, 1}), 32), ba = Random(Shape({ca}), 33);
+  HostTensor we = Random(Shape({ce, c, 3, 3}), 34), be = Random(Shape({ce}), 35);
+  HostTensor w1 = Random(Shape({m, cc, 1, 1}), 36), b1 = Random(Shape({m}), 37);
+  HostTensor w2 = Random(Shape({m, cc, 1, 1}), 38), b2 = Random(Shape({m}), 39);
+  std::vector<double> xd(x.data_as<float>(), x.data_as<float>() + x.NumElements());
+  const std::vector<double> a = ConvReluLoop(xd, n, c, h, w, wa, ba, 1, 0);
+  const std::vector<double> e = ConvReluLoop(xd, n, c, h, w, we, be, 3, 1);
+  auto concat = [&](const std::vector<double>& p, int64_t cp, const std::vector<double>& q, int64_t cq) {
+    std::vector<double> out;
+    for (int64_t img = 0; img < n; ++img) {
+      out.insert(out.end(), p.begin() + img * cp * h * w, p.begin() + (img + 1) * cp * h * w);
+      out.insert(out.end(), q.begin() + img * cq * h * w, q.begin() + (img + 1) * cq * h * w);
+    }
+    return out;
+  };
+  const std::vector<double> c1 = concat(a, ca, e, ce), c2 = concat(e, ce, a, ca);
+  std::vector<double> pooled(static_cast<size_t>(n * cc * ph * pw), -INFINITY);
+  for (int64_t img = 0; img < n * cc; ++img)
+    for (int64_t i = 0; i < ph; ++i)
+      for (int64_t j = 0; j < pw; ++j)
+        for (int64_t ii = 2 * i - 1; ii <= 2 * i + 1; ++ii)
+          for (int64_t jj = 2 * j - 1; jj <= 2 * j + 1; ++jj)
+            if (ii >= 0 && ii < h && jj >= 0 && jj < w)
+              pooled[(img * ph + i) * pw + j] = std::max(pooled[(img * ph + i) * pw + j], c1[(img * h + ii) * w + jj]);
+  const std::vector<double> y1 = ConvReluLoop(pooled, n, cc, ph, pw, w1, b1, 1, 0);
+  const std::vector<double> y2 = ConvReluLoop(c2, n, cc, h, w, w2, b2, 1, 0);
+
+  for (const char* mode : {"sink", "host"}) {
+    auto g = std::make_shared<Graph>("g");
+    ValueId xv = g->AddInput("x", x.desc());
+    auto conv_relu = [&](const std::string& name, ValueId in, const HostTensor& wt, const HostTensor& b,
+                         AttrMap attrs) {
+      ValueId cv = g->AddValue(name + "_c"), y = g->AddValue(name);
+      g->AddNode(name + "_conv", "Conv", {in, g->AddConstant(name + "_w", wt), g->AddConstant(name + "_b", b)}, {cv},
+                 std::move(attrs));
+      g->AddNode(name + "_relu", "Relu", {cv}, {y});
+      return y;
+    };
+    ValueId av = conv_relu("a", xv, wa, ba, {});
+    ValueId ev = conv_relu("e", xv, we, be, {{"pads", std::vector<int64_t>{1, 1, 1, 1}}});
+    ValueId c1v = g->AddValue("c1"), c2v = g->AddValue("c2"), pv = g->AddValue("p");
+    g->AddNode("cat1", "Concat", {av, ev}, {c1v}, {{"axis", int64_t{1}}});
+    g->AddNode("pool", "MaxPool", {c1v}, {pv},
+               {{"kernel_shape", std::vector<int64_t>{3, 3}},
+                {"strides", std::vector<int64_t>{2, 2}},
+                {"pads", std::vector<int64_t>{1, 1, 1, 1}}});
+    g->AddNode("cat2", "Concat", {ev, av}, {c2v}, {{"axis", int64_t{1}}});
+    g->AddOutput(conv_relu("y1", pv, w1, b1, {}));
+    g->AddOutput(conv_relu("y2", c2v, w2, b2, {}));
+    ModelOptions opt;
+    opt.mode = mode;
+    std::unique_ptr<Model> model;
+    Status st = Model::FromGraph(g, opt, &model);
+    ASSERT_TRUE(st.ok()) << st.message();
+    EXPECT_EQ(model->op_counts_after().count("Concat"), 0u) << mode << ": " << model->optimizer_report();
+    std::vector<HostTensor> out;
+    st = model->Run({x}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out.size(), 2u);
+    for (int k = 0; k < 2; ++k) {
+      const std::vector<double>& want = k == 0 ? y1 : y2;
+      ASSERT_EQ(out[k].NumElements(), static_cast<int64_t>(want.size())) << mode;
+      for (size_t i = 0; i < want.size(); ++i)
+        ASSERT_NEAR(out[k].data_as<float>()[i], want[i], 1e-4 * (1 + std::fabs(want[i])))
+            << mode << " y" << k + 1 << " at " << i;
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include "base/trace.h"
 #include "compiler/passes/attention_fusion.h"
 #include "compiler/passes/common_subexpression_elimination.h"
+#include "compiler/passes/concat_conv_split.h"
 #include "compiler/passes/conv_activation_fusion.h"
 #include "compiler/passes/conv_bn_folding.h"
 #include "compiler/passes/dead_code_elimination.h"
@@ -57,9 +58,10 @@ Status PassManager::Create(int opt_level, std::unique_ptr<PassManager>* out) {
     if (IsRegistered("FusedAttention")) p.push_back(std::make_unique<AttentionFusion>());
     if (IsRegistered("FusedMatMul")) p.push_back(std::make_unique<MatMulFusion>());
     if (IsRegistered("MatMulWeightPack")) p.push_back(std::make_unique<MatMulWeightPacking>());
-    if (IsRegistered("FusedConv"))
+    if (IsRegistered("FusedConv")) {
       p.push_back(std::make_unique<ConvActivationFusion>());
-    else
+      p.push_back(std::make_unique<ConcatConvSplit>());
+    } else
       GELOGD("pass manager: FusedConv is not registered, conv-activation-fusion is off");
   }
   if (opt_level >= 1) p.push_back(std::make_unique<DeadCodeElimination>());

@@ -24,7 +24,7 @@ TEST(PassManagerTest, Levels) {
             (std::vector<std::string>{"identity-elimination", "common-subexpression-elimination", "conv-bn-folding",
                                       "transpose-cancellation", "matmul-add-to-gemm", "layer-norm-fusion",
                                       "softmax-fusion", "attention-fusion", "matmul-fusion", "matmul-weight-packing",
-                                      "conv-activation-fusion", "dead-code-elimination"}));
+                                      "conv-activation-fusion", "concat-conv-split", "dead-code-elimination"}));
   std::unique_ptr<PassManager> pm;
   Status st = PassManager::Create(3, &pm);
   EXPECT_FALSE(st.ok());
