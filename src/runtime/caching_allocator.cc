@@ -1,5 +1,7 @@
-// Caching allocator: size-class free lists over DeviceMemory, with an empty-and-retry on OOM.
+// Caching allocator: size-class blocks, cached in the order freed, over DeviceMemory, with an empty-and-retry on OOM.
 #include "runtime/caching_allocator.h"
+
+#include <algorithm>
 
 #include <bit>
 #include <cstring>
@@ -35,11 +37,19 @@ void* CachingAllocator::Malloc(size_t size) {
   const size_t cls = RoundSize(guard_ > 0 ? size + static_cast<size_t>(guard_) : size);
   std::lock_guard<std::mutex> lk(mu_);
   void* ptr = nullptr;
-  auto it = free_lists_.find(cls);
-  if (it != free_lists_.end() && !it->second.empty()) {
-    ptr = it->second.back();
-    it->second.pop_back();
-    cached_ -= cls;
+  size_t block = cls;  // the bytes of the block handed out
+  // The most recently freed cached block of at least the class and at most twice it: its bytes
+  // are the likeliest still in cache, and a block serves the next tensor of a similar size, so a
+  // host run touches about as few bytes as a planned arena. mobilenet_v2_dynbatch host-scheduled,
+  // 1 thread, against its sunk form: 1.15x with exact classes, 1.0-1.1x with this; blocks up to
+  // 4x or 8x the class ran slower again (a sink arena without reuse: 1.25x).
+  auto it = std::find_if(free_.rbegin(), free_.rend(),
+                         [&](const std::pair<void*, size_t>& f) { return f.second >= cls && f.second <= 2 * cls; });
+  if (it != free_.rend()) {
+    ptr = it->first;
+    block = it->second;
+    free_.erase(std::next(it).base());
+    cached_ -= block;
   } else {
     DeviceMemory& mem = Device::Get().memory();
     aclError ret = mem.Malloc(cls, &ptr);
@@ -54,14 +64,14 @@ void* CachingAllocator::Malloc(size_t size) {
     auto node = std::move(spare_nodes_.back());
     spare_nodes_.pop_back();
     node.key() = ptr;
-    node.mapped() = cls;
+    node.mapped() = block;
     live_.insert(std::move(node));
   } else {
-    live_.emplace(ptr, cls);
+    live_.emplace(ptr, block);
   }
-  in_use_ += cls;
+  in_use_ += block;
   if (guard_ > 0) {
-    std::memset(static_cast<uint8_t*>(ptr) + size, kGuardByte, cls - size);
+    std::memset(static_cast<uint8_t*>(ptr) + size, kGuardByte, block - size);
     asked_[ptr] = size;
   }
   return ptr;
@@ -92,7 +102,7 @@ void CachingAllocator::Free(void* ptr) {
     live_.erase(it);
   }
   in_use_ -= cls;
-  free_lists_[cls].push_back(ptr);
+  free_.emplace_back(ptr, cls);
   cached_ += cls;
 }
 
@@ -103,10 +113,8 @@ void CachingAllocator::EmptyCache() {
 
 void CachingAllocator::EmptyCacheLocked() {
   DeviceMemory& mem = Device::Get().memory();
-  for (auto& [cls, blocks] : free_lists_) {
-    for (void* p : blocks) (void)mem.Free(p);
-  }
-  free_lists_.clear();
+  for (const auto& [p, cls] : free_) (void)mem.Free(p);
+  free_.clear();
   cached_ = 0;
 }
 

@@ -1,5 +1,6 @@
-// A caching allocator over device memory for per-node tensors: freed blocks go to size-class
-// free lists and are reused; when the device allocator hits its limit, the cache is emptied and
+// A caching allocator over device memory for per-node tensors: blocks are size classes, freed
+// blocks are cached in the order freed, and a request takes the latest freed one of its class up
+// to twice it; when the device allocator hits its limit, the cache is emptied and
 // the allocation retried once. Thread-safe.
 #ifndef GE_SRC_RUNTIME_CACHING_ALLOCATOR_H_
 #define GE_SRC_RUNTIME_CACHING_ALLOCATOR_H_
@@ -45,14 +46,14 @@ class CachingAllocator {
   void EmptyCacheLocked();
 
   mutable std::mutex mu_;
-  std::unordered_map<size_t, std::vector<void*>> free_lists_;  // size class -> blocks
-  std::unordered_map<void*, size_t> live_;                     // block -> size class
+  std::vector<std::pair<void*, size_t>> free_;  // cached blocks and their classes, in the order freed
+  std::unordered_map<void*, size_t> live_;      // block -> size class
   static constexpr size_t kMaxSpareNodes = 256;
   std::vector<std::unordered_map<void*, size_t>::node_type> spare_nodes_;  // erased live_ entries, reused
   size_t in_use_ = 0;
   size_t cached_ = 0;
-  const int64_t guard_;                               // GuardBytes() at construction
-  std::unordered_map<const void*, size_t> asked_;     // with guards: block -> bytes requested
+  const int64_t guard_;                            // GuardBytes() at construction
+  std::unordered_map<const void*, size_t> asked_;  // with guards: block -> bytes requested
 };
 
 }  // namespace ge::rt

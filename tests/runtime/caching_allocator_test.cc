@@ -64,6 +64,35 @@ TEST(RuntimeCachingAllocator, ReusesFreedBlocks) {
   EXPECT_EQ(device_before - DeviceBytesInUse(), 1024u + 2048u);
 }
 
+// A request takes the most recently freed cached block of its class up to twice it (the bytes
+// likeliest still in cache; host runs then touch about what a planned arena would), and never a
+// block more than twice its class.
+TEST(RuntimeCachingAllocator, TakesTheLatestFreedBlockUpToTwiceTheClass) {
+  CachingAllocator alloc;
+  void* small = alloc.Malloc(1024);  // class 1024
+  void* mid = alloc.Malloc(2000);    // class 2048
+  void* big = alloc.Malloc(4000);    // class 4096
+  ASSERT_TRUE(small && mid && big);
+  alloc.Free(small);
+  alloc.Free(mid);
+  alloc.Free(big);
+  // Class 1024: small and mid qualify (big is 4x); mid was freed after small.
+  void* a = alloc.Malloc(1000);
+  EXPECT_EQ(a, mid);
+  EXPECT_EQ(alloc.BytesInUse(), 2048u);  // the block's bytes, not the request's class
+  EXPECT_EQ(alloc.BytesCached(), 1024u + 4096u);
+  void* b = alloc.Malloc(1000);
+  EXPECT_EQ(b, small);
+  void* c = alloc.Malloc(600);  // class 1024: only big (4x) is cached, so fresh memory
+  EXPECT_NE(c, big);
+  EXPECT_EQ(alloc.BytesCached(), 4096u);
+  alloc.Free(a);
+  alloc.Free(b);
+  alloc.Free(c);
+  EXPECT_EQ(alloc.BytesInUse(), 0u);
+  EXPECT_EQ(alloc.BytesCached(), 2048u + 1024u + 1024u + 4096u);
+}
+
 TEST(RuntimeCachingAllocator, EmptiesCacheAndRetriesOnOutOfMemory) {
   const size_t base = DeviceBytesInUse();
   ASSERT_EQ(aclrtSetDeviceMemLimit(base + 3 * 65536), ACL_SUCCESS);
