@@ -3,7 +3,7 @@
 // NCHW path: tiling splits (batch, group, output-pixel chunk) units over the cores; each block
 // builds the im2col slice of its chunk in its own workspace slot and runs one GEMM into the
 // output columns, then the fused epilogue on them. 1x1/stride-1/no-pad convolutions skip im2col
-// and read the input directly.
+// and read the input directly; depthwise ones (one channel in and out per group) run a direct loop.
 // NHWC path (FusedConv with layout "NHWC", set by the layout pass with weights packed at compile
 // time): oneDNN primitives per row block (ops/dnnl_conv.h).
 #include <cstring>
@@ -37,7 +37,8 @@ struct ConvTiling {
   int32_t has_z;
   int32_t act;  // ConvAct
   float a0, a1;
-  int32_t y_index;  // argument index of Y: the node's input count (3 for Conv, 4 or 5 for FusedConv)
+  int32_t y_index;    // argument index of Y: the node's input count (3 for Conv, 4 or 5 for FusedConv)
+  int32_t depthwise;  // 1-D/2-D, one input and one output channel per group: direct loop, no im2col
 };
 
 // FusedConv attributes after Conv's six.
@@ -114,6 +115,7 @@ ge::graphStatus TilingNchw(gert::TilingContext* ctx, ConvTiling t) {
   t.direct = 1;
   for (int d = 0; d < 3; ++d)
     if (t.w.kernel[d] != 1 || t.w.stride[d] != 1 || t.w.pad_begin[d] != 0 || t.w.pad_end[d] != 0) t.direct = 0;
+  t.depthwise = t.cg == 1 && t.mg == 1 && t.w.kernel[0] == 1 && t.w.in[0] == 1 && t.w.out[0] == 1;
   uint32_t blocks = ChooseBlockDim(ctx, flops, 1 << 18);
   int64_t units_ng = std::max<int64_t>(1, t.n * t.group);  // batch 0: no units, one empty block
   t.chunks = std::max<int64_t>(1, (blocks + units_ng - 1) / units_ng);
@@ -121,7 +123,8 @@ ge::graphStatus TilingNchw(gert::TilingContext* ctx, ConvTiling t) {
   t.chunks = std::max<int64_t>(1, (t.p + t.chunk - 1) / t.chunk);
   blocks = static_cast<uint32_t>(std::max<int64_t>(1, std::min<int64_t>(blocks, units_ng * t.chunks)));
   ctx->SetBlockDim(blocks);
-  ctx->GetWorkspaceSizes(1)[0] = t.direct ? 0 : static_cast<size_t>(blocks) * t.ck * t.chunk * sizeof(float);
+  ctx->GetWorkspaceSizes(1)[0] =
+      t.direct || t.depthwise ? 0 : static_cast<size_t>(blocks) * t.ck * t.chunk * sizeof(float);
   return SetTiling(ctx, t);
 }
 
@@ -151,6 +154,38 @@ void Im2Col(const ConvTiling& t, const float* x, int64_t p0, int64_t len, float*
   }
 }
 
+// Depthwise: output pixels [p0, p0 + len) of one channel plane xg (weights wg, KH x KW), row
+// segment by row segment; per tap, the output columns whose input column is inside are one
+// contiguous run (vectorized for stride 1). An im2col with one GEMM row per channel ran
+// shufflenet_v2's 58x28x28 3x3 depthwise convolutions in 2.7 ms.
+void DepthwiseChunk(const ConvTiling& t, const float* xg, const float* wg, float bias, int64_t p0, int64_t len,
+                    float* yg) {
+  const Window3d& w = t.w;
+  const int64_t out_w = w.out[2], in_h = w.in[1], in_w = w.in[2], sw = w.stride[2];
+  for (int64_t j = 0; j < len; ++j) yg[j] = bias;
+  for (int64_t p = p0; p < p0 + len;) {
+    const int64_t oh = p / out_w, ow0 = p % out_w, ow1 = std::min(out_w, ow0 + (p0 + len - p));
+    float* yr = yg + (p - p0);  // yr[ow - ow0]
+    for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
+      const int64_t ih = oh * w.stride[1] - w.pad_begin[1] + kh * w.dilation[1];
+      if (ih < 0 || ih >= in_h) continue;
+      const float* xr = xg + ih * in_w;
+      for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+        const int64_t off = kw * w.dilation[2] - w.pad_begin[2];  // input column ow * sw + off
+        const int64_t lo = std::max(ow0, off >= 0 ? 0 : (-off + sw - 1) / sw);
+        const int64_t hi = std::min(ow1, in_w - off <= 0 ? 0 : (in_w - off - 1) / sw + 1);
+        const float wv = wg[kh * w.kernel[2] + kw];
+        if (sw == 1) {
+          for (int64_t ow = lo; ow < hi; ++ow) yr[ow - ow0] += wv * xr[ow + off];
+        } else {
+          for (int64_t ow = lo; ow < hi; ++ow) yr[ow - ow0] += wv * xr[ow * sw + off];
+        }
+      }
+    }
+    p += ow1 - ow0;
+  }
+}
+
 void Kernel(const aclrtKernelArgs* args) {
   const auto& t = GetTiling<ConvTiling>(args);
   const auto* x = static_cast<const float*>(args->addrs[0]);
@@ -158,7 +193,9 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto* bias = static_cast<const float*>(args->addrs[2]);
   const auto* z = t.has_z ? static_cast<const float*>(args->addrs[3]) : nullptr;
   auto* y = static_cast<float*>(args->addrs[t.y_index]);
-  float* col = t.direct ? nullptr : static_cast<float*>(args->addrs[t.y_index + 1]) + args->blockIdx * t.ck * t.chunk;
+  float* col = t.direct || t.depthwise
+                   ? nullptr
+                   : static_cast<float*>(args->addrs[t.y_index + 1]) + args->blockIdx * t.ck * t.chunk;
   auto act = static_cast<ConvAct>(t.act);
   int64_t in_pix = t.w.in[0] * t.w.in[1] * t.w.in[2];
   int64_t ub, ue;
@@ -169,18 +206,22 @@ void Kernel(const aclrtKernelArgs* args) {
     if (len <= 0) continue;
     const float* xg = x + (n * t.c + g * t.cg) * in_pix;
     float* yg = y + (n * t.m + g * t.mg) * t.p + p0;
-    const float* b = xg + p0;
-    int64_t ldb = t.p;
-    if (!t.direct) {
-      Im2Col(t, xg, p0, len, col);
-      b = col;
-      ldb = len;
+    if (t.depthwise) {
+      DepthwiseChunk(t, xg, wt + g * t.ck, t.has_bias ? bias[g] : 0.f, p0, len, yg);
+    } else {
+      const float* b = xg + p0;
+      int64_t ldb = t.p;
+      if (!t.direct) {
+        Im2Col(t, xg, p0, len, col);
+        b = col;
+        ldb = len;
+      }
+      for (int64_t oc = 0; oc < t.mg; ++oc) {
+        float v = t.has_bias ? bias[g * t.mg + oc] : 0.f;
+        for (int64_t j = 0; j < len; ++j) yg[oc * t.p + j] = v;
+      }
+      Sgemm(false, false, t.mg, len, t.ck, 1.f, wt + g * t.mg * t.ck, t.ck, b, ldb, 1.f, yg, t.p);
     }
-    for (int64_t oc = 0; oc < t.mg; ++oc) {
-      float v = t.has_bias ? bias[g * t.mg + oc] : 0.f;
-      for (int64_t j = 0; j < len; ++j) yg[oc * t.p + j] = v;
-    }
-    Sgemm(false, false, t.mg, len, t.ck, 1.f, wt + g * t.mg * t.ck, t.ck, b, ldb, 1.f, yg, t.p);
     if (!z && act == ConvAct::kNone) continue;
     const float* zg = z ? z + (yg - y) : nullptr;
     for (int64_t oc = 0; oc < t.mg; ++oc)

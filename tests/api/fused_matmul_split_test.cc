@@ -4,7 +4,8 @@
 // size; FusedAttention against the formula written out; the NHWC conv's weight checks (a
 // kernel_shape that contradicts W, packed weights of the wrong size); the Winograd and the
 // gathered strided 1x1 convolutions against direct loops; and the float reductions' fast forms
-// against a loop over every element; two SqueezeNet Fire tails (concat-conv-split) against loops.
+// against a loop over every element; two SqueezeNet Fire tails (concat-conv-split) and the NCHW
+// depthwise convolution against loops.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -482,6 +483,70 @@ TEST(ConcatConvSplit, FireModulesMatchLoops) {
             << mode << " y" << k + 1 << " at " << i;
     }
   }
+}
+
+}  // namespace
+}  // namespace ge
+
+namespace ge {
+namespace {
+
+// A 2-D depthwise Conv (NCHW, the kernel run where the layout pass does not apply: at -O0 here)
+// against a loop written here: strides, asymmetric pads, dilations, with and without bias, in
+// sink and host mode.
+void CheckDepthwise(int64_t c, int64_t h, int64_t w, int64_t k, int64_t s, int64_t d, std::vector<int64_t> pads,
+                    bool with_bias) {
+  const int64_t n = 2, kh_eff = (k - 1) * d + 1;
+  const int64_t oh = (h + pads[0] + pads[2] - kh_eff) / s + 1, ow = (w + pads[1] + pads[3] - kh_eff) / s + 1;
+  HostTensor x = Random(Shape({n, c, h, w}), 41), wt = Random(Shape({c, 1, k, k}), 42), b = Random(Shape({c}), 43);
+  std::vector<double> want(static_cast<size_t>(n * c * oh * ow));
+  for (int64_t img = 0; img < n; ++img)
+    for (int64_t ch = 0; ch < c; ++ch)
+      for (int64_t i = 0; i < oh; ++i)
+        for (int64_t j = 0; j < ow; ++j) {
+          double v = with_bias ? b.data_as<float>()[ch] : 0.0;
+          for (int64_t ki = 0; ki < k; ++ki)
+            for (int64_t kj = 0; kj < k; ++kj) {
+              const int64_t ii = i * s - pads[0] + ki * d, jj = j * s - pads[1] + kj * d;
+              if (ii < 0 || ii >= h || jj < 0 || jj >= w) continue;
+              v += double(x.data_as<float>()[((img * c + ch) * h + ii) * w + jj]) *
+                   wt.data_as<float>()[(ch * k + ki) * k + kj];
+            }
+          want[((img * c + ch) * oh + i) * ow + j] = v;
+        }
+  for (const char* mode : {"sink", "host"}) {
+    auto g = std::make_shared<Graph>("g");
+    ValueId xv = g->AddInput("x", x.desc()), y = g->AddValue("y");
+    std::vector<ValueId> in = {xv, g->AddConstant("w", wt)};
+    if (with_bias) in.push_back(g->AddConstant("b", b));
+    g->AddNode("dw", "Conv", in, {y},
+               {{"group", c},
+                {"kernel_shape", std::vector<int64_t>{k, k}},
+                {"strides", std::vector<int64_t>{s, s}},
+                {"dilations", std::vector<int64_t>{d, d}},
+                {"pads", pads}});
+    g->AddOutput(y);
+    ModelOptions opt;
+    opt.mode = mode;
+    opt.opt_level = 0;
+    std::unique_ptr<Model> model;
+    Status st = Model::FromGraph(g, opt, &model);
+    ASSERT_TRUE(st.ok()) << st.message();
+    std::vector<HostTensor> out;
+    st = model->Run({x}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out[0].desc().shape.ToString(), Shape({n, c, oh, ow}).ToString());
+    for (size_t i = 0; i < want.size(); ++i)
+      ASSERT_NEAR(out[0].data_as<float>()[i], want[i], 1e-4 * (1 + std::fabs(want[i])))
+          << mode << " k" << k << " s" << s << " d" << d << " at " << i;
+  }
+}
+
+TEST(DepthwiseConvNchw, MatchesALoop) {
+  CheckDepthwise(5, 9, 11, 3, 1, 1, {1, 1, 1, 1}, true);
+  CheckDepthwise(3, 10, 13, 3, 2, 1, {0, 1, 1, 0}, false);
+  CheckDepthwise(4, 12, 9, 3, 1, 2, {2, 2, 2, 2}, true);
+  CheckDepthwise(2, 7, 7, 5, 3, 1, {2, 1, 0, 2}, true);
 }
 
 }  // namespace
