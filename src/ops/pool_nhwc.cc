@@ -56,7 +56,15 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
 // One output pixel's channels [c0, c0 + kVecs * 16): the window accumulates in vector registers
 // (GCC vector extensions; the output is stored once, not read and written per tap). Max keeps
 // std::max's order: a NaN already in the accumulator stays.
-using V16 = float __attribute__((vector_size(64), aligned(4), may_alias));
+using V16 = float __attribute__((vector_size(64)));
+
+// Unaligned loads and stores (NHWC rows are only float-aligned).
+inline V16 LoadV16(const float* p) {
+  V16 v;
+  __builtin_memcpy(&v, p, sizeof(v));
+  return v;
+}
+inline void StoreV16(float* p, V16 v) { __builtin_memcpy(p, &v, sizeof(v)); }
 
 template <bool kMax, int kVecs>
 inline void PoolVecs(const float* xn, int64_t iw, int64_t c, int64_t y0, int64_t x0, int64_t ky0, int64_t ky1,
@@ -67,14 +75,14 @@ inline void PoolVecs(const float* xn, int64_t iw, int64_t c, int64_t y0, int64_t
     for (int64_t kx = kx0; kx < kx1; ++kx) {
       const float* in = xn + ((y0 + ky * w.dilation[1]) * iw + x0 + kx * w.dilation[2]) * c;
       for (int v = 0; v < kVecs; ++v) {
-        const V16 x = *reinterpret_cast<const V16*>(in + 16 * v);
+        const V16 x = LoadV16(in + 16 * v);
         if constexpr (kMax)
           acc[v] = acc[v] < x ? x : acc[v];
         else
           acc[v] += x;
       }
     }
-  for (int v = 0; v < kVecs; ++v) *reinterpret_cast<V16*>(out + 16 * v) = acc[v];
+  for (int v = 0; v < kVecs; ++v) StoreV16(out + 16 * v, acc[v]);
 }
 
 // Channels [c0, c0 + n), n < 16, one at a time.
