@@ -17,7 +17,8 @@ const b: float32[2] = [0.5, -0.5]
 TEST(ConcatConvSplitTest, AOneByOneConvolutionBecomesPartialSums) {
   // W's columns 0-1 go with x1 ([1, 2] and [4, 5] per output channel), column 2 with x2 ([3], [6]);
   // the bias goes to the first part, the activation to the last.
-  EXPECT_EQ(test::RunPass(ConcatConvSplit(), std::string(kHead) + R"(node cat: c: float32[1, 3, 4, 4] = Concat(x1, x2) {axis=1}
+  EXPECT_EQ(test::RunPass(ConcatConvSplit(),
+                          std::string(kHead) + R"(node cat: c: float32[1, 3, 4, 4] = Concat(x1, x2) {axis=1}
 node conv: y: float32[1, 2, 4, 4] = FusedConv(c, w, b) {activation="Relu", activation_params=f[], kernel_shape=[1, 1], strides=[1, 1]}
 output y
 )"),
@@ -34,7 +35,8 @@ output y
 }
 
 TEST(ConcatConvSplitTest, MaxPoolMovesBeforeTheConcat) {
-  EXPECT_EQ(test::RunPass(ConcatConvSplit(), std::string(kHead) + R"(node cat: c: float32[1, 3, 4, 4] = Concat(x1, x2) {axis=1}
+  EXPECT_EQ(test::RunPass(ConcatConvSplit(),
+                          std::string(kHead) + R"(node cat: c: float32[1, 3, 4, 4] = Concat(x1, x2) {axis=1}
 node pool: p: float32[1, 3, 2, 2] = MaxPool(c) {kernel_shape=[2, 2], strides=[2, 2]}
 output p
 )"),
