@@ -8,6 +8,7 @@
 #include "compiler/partitioner.h"
 #include "compiler/passes/conv_depthwise_fusion.h"
 #include "compiler/passes/conv_input_scale_fusion.h"
+#include "compiler/passes/dead_code_elimination.h"
 #include "compiler/passes/layout_nhwc.h"
 #include "compiler/passes/pass_manager.h"
 #include "compiler/specialize_shapes.h"
@@ -54,6 +55,10 @@ Status Optimize(Graph* graph, const CompileOptions& options, CompiledGraph* out)
         ConvDepthwiseFusion dw_fusion;  // the 1x1 + depthwise pairs of inverted residual blocks
         GE_RETURN_IF_ERROR(dw_fusion.Run(graph, &fused));
       }
+      // The shape chains of a dynamic batch's channel shuffles (Shape -> Gather -> Concat), whose
+      // Reshapes the layout pass gave constant NHWC targets, and their NCHW conversions are dead.
+      DeadCodeElimination dce;
+      GE_RETURN_IF_ERROR(dce.Run(graph, &fused));
       trace::Step infer_step("static inference");
       GE_RETURN_IF_ERROR(RunStaticInference(graph));
     }

@@ -8,6 +8,7 @@ namespace ge {
 namespace {
 
 constexpr int64_t kUnknown = PartialValue::kUnknown;
+bool IsUnknown(int64_t e) { return PartialValue::IsUnknown(e); }
 
 bool IsInt(DataType dt) { return dt == DT_INT64 || dt == DT_INT32; }
 
@@ -39,9 +40,7 @@ int64_t Arith(const std::string& op, int64_t a, int64_t b) {
 
 }  // namespace
 
-bool PartialValue::AllKnown() const {
-  return std::none_of(elements.begin(), elements.end(), [](int64_t e) { return e == kUnknown; });
-}
+bool PartialValue::AllKnown() const { return std::none_of(elements.begin(), elements.end(), IsUnknown); }
 
 HostTensor PartialValueConstant(const PartialValue& p, DataType dtype) {
   Shape shape = p.scalar ? Shape() : Shape({static_cast<int64_t>(p.elements.size())});
@@ -80,7 +79,8 @@ bool PartialValues::Propagate(const Graph& g, const Node& node) {
     if (s.IsUnknownRank()) return false;
     int64_t b, e;
     ShapeRange(node, static_cast<int64_t>(s.GetDimNum()), &b, &e);
-    for (int64_t i = b; i < e; ++i) r.elements.push_back(s.GetDim(i) < 0 ? kUnknown : s.GetDim(i));
+    for (int64_t i = b; i < e; ++i)
+      r.elements.push_back(s.GetDim(i) < 0 ? DimSymbol(node.inputs[0], static_cast<size_t>(i)) : s.GetDim(i));
   } else if (op == "Identity" || op == "Cast") {
     auto a = in(0);
     if (!a) return false;
@@ -144,17 +144,18 @@ bool PartialValues::Propagate(const Graph& g, const Node& node) {
   } else if (op == "Equal") {  // 1 / 0 where both sides are known
     auto a = in(0), b = in(1);
     if (!a || !b || a->elements.size() != b->elements.size()) return false;
-    for (size_t i = 0; i < a->elements.size(); ++i)
-      r.elements.push_back(a->elements[i] == kUnknown || b->elements[i] == kUnknown ? kUnknown
-                                                                                    : a->elements[i] == b->elements[i]);
+    for (size_t i = 0; i < a->elements.size(); ++i) {
+      const int64_t x = a->elements[i], y = b->elements[i];
+      r.elements.push_back(PartialValue::IsSymbol(x) && x == y ? 1 : IsUnknown(x) || IsUnknown(y) ? kUnknown : x == y);
+    }
     r.scalar = a->scalar && b->scalar;
   } else if (op == "Where") {  // the branch the condition picks, or the value both branches agree on
     auto c = in(0), a = in(1), b = in(2);
     if (!c || !a || !b || c->elements.size() != a->elements.size() || a->elements.size() != b->elements.size())
       return false;
     for (size_t i = 0; i < c->elements.size(); ++i) {
-      const int64_t e = c->elements[i] == kUnknown ? (a->elements[i] == b->elements[i] ? a->elements[i] : kUnknown)
-                                                   : (c->elements[i] ? a->elements[i] : b->elements[i]);
+      const int64_t e = IsUnknown(c->elements[i]) ? (a->elements[i] == b->elements[i] ? a->elements[i] : kUnknown)
+                                                  : (c->elements[i] ? a->elements[i] : b->elements[i]);
       r.elements.push_back(e);
     }
     r.scalar = c->scalar;
@@ -198,25 +199,51 @@ std::optional<Shape> PartialValues::OutputShape(const Graph& g, const Node& node
     const int64_t* allowzero = node.GetAttr<int64_t>("allowzero");
     std::vector<int64_t> d;
     int64_t minus_one = -1, known = 1;
+    // The target's symbols (its unknown elements, all of them symbols when `symbolic`).
+    std::vector<int64_t> symbols;
+    bool symbolic = true;
     for (size_t i = 0; i < p->elements.size(); ++i) {
       int64_t e = p->elements[i];
-      if (e == 0 && !(allowzero && *allowzero))
-        e = !x.IsUnknownRank() && i < x.GetDimNum() && x.GetDim(i) >= 0 ? x.GetDim(i) : kUnknown;
+      if (e == 0 && !(allowzero && *allowzero)) {
+        const bool in_x = !x.IsUnknownRank() && i < x.GetDimNum();
+        e = in_x && x.GetDim(i) >= 0 ? x.GetDim(i) : in_x ? RecordedSymbol(node.inputs[0], i) : kUnknown;
+      }
       if (e == -1) {
         if (minus_one >= 0) return std::nullopt;  // two -1s: the model is invalid, let inference say so
         minus_one = static_cast<int64_t>(i);
         d.push_back(Shape::kUnknownDim);
         continue;
       }
-      if (e != kUnknown && e < 0) return std::nullopt;
-      d.push_back(e == kUnknown ? Shape::kUnknownDim : e);
+      if (!IsUnknown(e) && e < 0) return std::nullopt;
+      d.push_back(IsUnknown(e) ? Shape::kUnknownDim : e);
+      if (IsUnknown(e)) {
+        symbolic &= PartialValue::IsSymbol(e);
+        symbols.push_back(e);
+        continue;
+      }
       // A product past int64 (a target shape [0, 2^63 - 1, -1]) leaves the -1 dim unknown;
       // shape inference rejects such a shape with its message.
-      if (e == kUnknown || known < 0 || !CheckedMul(known, e, &known)) known = -1;
+      if (known < 0 || !CheckedMul(known, e, &known)) known = -1;
     }
-    // The -1 dim, when the input's size and every other dim are known.
-    if (minus_one >= 0 && known > 0 && x.IsStatic() && x.GetShapeSize() % known == 0)
-      d[minus_one] = x.GetShapeSize() / known;
+    // The -1 dim, when the input's size is the other dims' known product times the same
+    // symbols (none where the input is static).
+    if (minus_one >= 0 && known > 0 && symbolic && !x.IsUnknownRank()) {
+      std::vector<int64_t> x_symbols;
+      int64_t x_known = 1;
+      for (size_t i = 0; i < x.GetDimNum() && x_known > 0; ++i) {
+        const int64_t xd = x.GetDim(i);
+        if (xd >= 0) {
+          if (!CheckedMul(x_known, xd, &x_known)) x_known = -1;
+          continue;
+        }
+        const int64_t s = RecordedSymbol(node.inputs[0], i);
+        if (s == kUnknown) x_known = -1;
+        x_symbols.push_back(s);
+      }
+      std::sort(symbols.begin(), symbols.end());
+      std::sort(x_symbols.begin(), x_symbols.end());
+      if (x_known >= 0 && symbols == x_symbols && x_known % known == 0) d[minus_one] = x_known / known;
+    }
     return Shape(d);
   }
   if (op == "Expand") {
@@ -227,7 +254,7 @@ std::optional<Shape> PartialValues::OutputShape(const Graph& g, const Node& node
     for (int64_t i = 0; i < rank; ++i) {
       const int64_t xd = i - (rank - xr) >= 0 ? x.GetDim(i - (rank - xr)) : 1;
       const int64_t sd = i - (rank - sr) >= 0 ? p->elements[i - (rank - sr)] : 1;
-      if (sd != kUnknown && sd != 1) {
+      if (!IsUnknown(sd) && sd != 1) {
         d[i] = sd;
       } else if (sd == 1) {
         d[i] = xd;
@@ -238,6 +265,57 @@ std::optional<Shape> PartialValues::OutputShape(const Graph& g, const Node& node
     return Shape(d);
   }
   return std::nullopt;
+}
+
+int64_t PartialValues::DimSymbol(ValueId v, size_t dim) {
+  auto& syms = dim_symbols_[v];
+  if (syms.size() <= dim) syms.resize(dim + 1, kUnknown);
+  if (syms[dim] == kUnknown && next_symbol_ < PartialValue::kMaxSymbols) syms[dim] = kUnknown + 1 + next_symbol_++;
+  return syms[dim];
+}
+
+int64_t PartialValues::RecordedSymbol(ValueId v, size_t dim) const {
+  auto it = dim_symbols_.find(v);
+  return it != dim_symbols_.end() && dim < it->second.size() ? it->second[dim] : kUnknown;
+}
+
+void PartialValues::PropagateDimSymbols(const Graph& g, const Node& node) {
+  if (!node.domain.empty() || node.inputs.empty() || node.inputs[0] == kNoValue || node.outputs.empty() ||
+      node.outputs[0] == kNoValue)
+    return;
+  const Shape& y = g.value(node.outputs[0]).desc.shape;
+  const Shape& x = g.value(node.inputs[0]).desc.shape;
+  if (y.IsUnknownRank() || y.IsStatic()) return;
+  std::vector<int64_t> syms(y.GetDimNum(), kUnknown);  // the symbol of each output dim, or kUnknown
+  const size_t rank = y.GetDimNum();
+  if (node.type == "Transpose") {
+    if (x.IsUnknownRank() || x.GetDimNum() != rank) return;
+    const auto* perm = node.GetAttr<std::vector<int64_t>>("perm");
+    if (perm && perm->size() != rank) return;
+    for (size_t i = 0; i < rank; ++i) {
+      const int64_t from = perm ? (*perm)[i] : static_cast<int64_t>(rank - 1 - i);
+      if (from >= 0 && static_cast<size_t>(from) < rank) syms[i] = RecordedSymbol(node.inputs[0], from);
+    }
+  } else if (node.type == "Reshape" && node.inputs.size() > 1) {
+    auto p = Get(g, node.inputs[1]);
+    if (!p || p->scalar || p->elements.size() != rank) return;
+    const int64_t* allowzero = node.GetAttr<int64_t>("allowzero");
+    for (size_t i = 0; i < rank; ++i) {
+      const int64_t e = p->elements[i];
+      if (e == 0 && !(allowzero && *allowzero))
+        syms[i] = !x.IsUnknownRank() && i < x.GetDimNum() ? RecordedSymbol(node.inputs[0], i) : kUnknown;
+      else if (PartialValue::IsSymbol(e))
+        syms[i] = e;
+    }
+  } else {
+    return;
+  }
+  bool any = false;
+  for (size_t i = 0; i < rank; ++i) {
+    if (y.GetDim(i) >= 0) syms[i] = kUnknown;
+    any |= syms[i] != kUnknown;
+  }
+  if (any) dim_symbols_[node.outputs[0]] = std::move(syms);
 }
 
 }  // namespace ge

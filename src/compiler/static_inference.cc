@@ -120,8 +120,17 @@ Status InferNode(Graph* g, NodeId n, const StaticInferenceOptions& opt, PartialV
   // (a Reshape to Concat(Shape(x)[0], 4, 64) has rank 3); then the partial value of the output.
   auto from_partials = [&]() {
     if (!opt.fold_shapes) return Status::Ok();
-    if (node.outputs.size() == 1 && node.outputs[0] != kNoValue && g->value(node.outputs[0]).desc.shape.IsUnknownRank())
-      if (auto s = partial->OutputShape(*g, node)) g->value(node.outputs[0]).desc.shape = *s;
+    if (node.outputs.size() == 1 && node.outputs[0] != kNoValue && !g->value(node.outputs[0]).desc.shape.IsStatic()) {
+      Shape& y = g->value(node.outputs[0]).desc.shape;
+      if (auto s = partial->OutputShape(*g, node)) {
+        if (y.IsUnknownRank()) {
+          y = *s;
+        } else if (s->GetDimNum() == y.GetDimNum()) {  // fills the dims the op's inference left unknown
+          for (size_t i = 0; i < y.GetDimNum(); ++i)
+            if (y.GetDim(i) < 0 && s->GetDim(i) >= 0) y.MutableDims()[i] = s->GetDim(i);
+        }
+      }
+    }
     bool all_constant = true;  // then ordinary constant folding computes it
     for (ValueId v : node.inputs) all_constant &= v == kNoValue || g->value(v).constant.has_value();
     if (all_constant || !partial->Propagate(*g, node)) return Status::Ok();
@@ -222,6 +231,7 @@ Status RunStaticInference(Graph* g, const StaticInferenceOptions& opt, StaticInf
   for (NodeId n : order) {
     bool folded = false, shape_folded = false;
     GE_RETURN_IF_ERROR(InferNode(g, n, opt, &partial, &folded, &shape_folded));
+    if (!folded && opt.fold_shapes) partial.PropagateDimSymbols(*g, g->node(n));
     if (folded) {
       keep[n] = false;
       ++local.folded;

@@ -186,13 +186,21 @@ class LayoutPass {
   // Channel shuffle on an NHWC value: Reshape [N, C, H, W] -> [N, g, C/g, H, W], Transpose
   // [0, 2, 1, 3, 4], Reshape back to [N, C, H, W] (each the sole reader of the last) becomes
   // Reshape [N, H, W, g, C/g], Transpose [0, 1, 2, 4, 3], Reshape [N, H, W, C] on the NHWC form.
+  // N may be dynamic (then the new targets copy it: a 0 with allowzero=0): the other dims' match
+  // makes both reshapes keep it, as they keep the element count.
   bool ConvertShuffle(NodeId r1, const std::vector<std::vector<std::pair<NodeId, int>>>& readers,
                       const std::vector<bool>& is_output) {
     const Node& a = g_->node(r1);
     if (a.type != "Reshape" || a.inputs.size() < 2 || a.outputs.size() != 1 || !moved_.count(a.inputs[0])) return false;
     const Shape& xs = g_->value(a.inputs[0]).desc.shape;
     const Shape& s5 = g_->value(a.outputs[0]).desc.shape;
-    if (!xs.IsStatic() || xs.GetDimNum() != 4 || !s5.IsStatic() || s5.GetDimNum() != 5) return false;
+    auto static_but_batch = [](const Shape& s, size_t rank) {
+      if (s.IsUnknownRank() || s.GetDimNum() != rank) return false;
+      for (size_t i = 1; i < rank; ++i)
+        if (s.GetDim(i) <= 0) return false;
+      return true;
+    };
+    if (!static_but_batch(xs, 4) || !static_but_batch(s5, 5)) return false;
     if (s5.GetDim(0) != xs.GetDim(0) || s5.GetDim(1) * s5.GetDim(2) != xs.GetDim(1) || s5.GetDim(3) != xs.GetDim(2) ||
         s5.GetDim(4) != xs.GetDim(3))
       return false;
@@ -215,8 +223,9 @@ class LayoutPass {
     };
     const std::string base = g_->node(r1).name;
     ValueId x = ToNhwc(g_->node(r1).inputs[0]);
-    ValueId s1 = shape_const(base + "/shape_nhwc", {n, h, w, grp, c / grp});
-    ValueId s2 = shape_const(base + "/shape_nhwc_back", {n, h, w, c});
+    const int64_t copy_n = n >= 0 ? n : 0;  // 0: the input's dim (allowzero=0, made below)
+    ValueId s1 = shape_const(base + "/shape_nhwc", {copy_n, h, w, grp, c / grp});
+    ValueId s2 = shape_const(base + "/shape_nhwc_back", {copy_n, h, w, c});
     TensorDesc d = g_->value(x).desc;
     d.shape = Shape({n, h, w, grp, c / grp});
     ValueId v1 = g_->AddValue(base + "/nhwc5", d);
@@ -234,6 +243,8 @@ class LayoutPass {
     rewrite(t, {v1}, v2);
     g_->node(t).attrs["perm"] = std::vector<int64_t>{0, 1, 2, 4, 3};
     rewrite(r2, {v2, s2}, yn);
+    g_->node(r1).attrs.erase("allowzero");  // 0 (the default): a 0 in the targets copies N
+    g_->node(r2).attrs.erase("allowzero");
     shuffled_[t] = shuffled_[r2] = true;
     stats_->followers += 3;
     return true;

@@ -155,6 +155,54 @@ output y
   EXPECT_EQ(stats.transposes, 2);
 }
 
+// A shuffle-like graph on a dynamic batch (the reshape targets computed at run time, here
+// inputs) whose first Reshape gives [-1, FIVE_D] and the Transpose swaps dims 1 and 2.
+std::string DynamicBatchShuffle(const std::string& five_d) {
+  std::string text = R"(graph g
+input x: float32[-1, 4, 2, 2]
+input s5: int64[5]
+input s4: int64[4]
+const w: float32[4, 4, 1, 1] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+node conv: c: float32[-1, 4, 2, 2] = Conv(x, w)
+node r1: a: float32[-1, A] = Reshape(c, s5) {allowzero=0}
+node t: b: float32[-1, B] = Transpose(a) {perm=[0, 2, 1, 3, 4]}
+node r2: y: float32[-1, 4, 2, 2] = Reshape(b, s4) {allowzero=0}
+output y
+)";
+  const std::string swapped = five_d.substr(3, 1) + ", " + five_d.substr(0, 1) + five_d.substr(4);
+  text.replace(text.find("A]"), 1, five_d);
+  text.replace(text.find("B]"), 1, swapped);
+  return text;
+}
+
+// On a dynamic batch (PyTorch's x.view(b, ...) with b = x.size(0)), the NHWC targets copy the
+// batch with a 0 (allowzero 0, the default); the computed targets are left to dead-code
+// elimination.
+TEST(LayoutNhwcTest, ChannelShuffleOnADynamicBatch) {
+  LayoutNhwcStats stats;
+  const std::string out = Layout(DynamicBatchShuffle("2, 2, 2, 2"), &stats);
+  EXPECT_NE(out.find("const r1/shape_nhwc: int64[5] = [0, 2, 2, 2, 2]\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("const r1/shape_nhwc_back: int64[4] = [0, 2, 2, 4]\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("node r1: r1/nhwc5: float32[-1, 2, 2, 2, 2] = Reshape(c/nhwc, r1/shape_nhwc)\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("node t: r1/nhwc5_t: float32[-1, 2, 2, 2, 2] = Transpose(r1/nhwc5) {perm=[0, 1, 2, 4, 3]}\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("node r2: y/nhwc: float32[-1, 2, 2, 4] = Reshape(r1/nhwc5_t, r1/shape_nhwc_back)\n"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(stats.convs, 1);
+}
+
+// Must not fire: a reshape whose other dims do not match the input's is not a channel shuffle.
+TEST(LayoutNhwcTest, ReshapeThatIsNoChannelShuffleStaysNchw) {
+  LayoutNhwcStats stats;
+  const std::string out = Layout(DynamicBatchShuffle("2, 2, 4, 1"), &stats);
+  EXPECT_EQ(out.find("shape_nhwc"), std::string::npos) << out;
+  EXPECT_NE(out.find("node r1: a: float32[-1, 2, 2, 4, 1] = Reshape(c, s5) {allowzero=0}\n"), std::string::npos) << out;
+}
+
 // Weights that are not constant, a 1-D Conv, and a Relu of an NCHW graph input stay as they are.
 TEST(LayoutNhwcTest, MustNotFire) {
   LayoutNhwcStats stats;

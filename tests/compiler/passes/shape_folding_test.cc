@@ -204,5 +204,58 @@ output y
             std::string::npos);
 }
 
+// Dim symbols: PyTorch's channel shuffle on a dynamic batch, x.view(b, 2, 58, h, w).transpose(1,
+// 2).view(b, -1, h, w) with b = x.size(0). The second Reshape's input [b, 58, 2, 28, 28] and
+// target [b, -1, 28, 28] hold the same symbol b, so its -1 is 116, and the channel count read
+// back from its shape (x.chunk(2, 1) exports Shape -> Gather -> Div) folds to a constant.
+const char* kChannelShuffle = R"(graph g
+input x: float32[-1, 116, 28, 28]
+input z: float32[-1, 116, 28, 28]
+const i0: int64[] = [0]
+const i1: int64[] = [1]
+const ax: int64[1] = [0]
+const two: int64[1] = [2]
+const c58: int64[1] = [58]
+const c28: int64[1] = [28]
+const m1: int64[1] = [-1]
+const half: int64[] = [2]
+node shape: s = Shape(x)
+node g0: b = Gather(s, i0) {axis=0}
+node u0: b1 = Unsqueeze(b, ax)
+node cat1: t1 = Concat(b1, two, c58, c28, c28) {axis=0}
+node view1: v = Reshape(x, t1)
+node tr: p = Transpose(v) {perm=[0, 2, 1, 3, 4]}
+node cat2: t2 = Concat(BATCH, m1, c28, c28) {axis=0}
+node view2: y = Reshape(p, t2)
+node shape2: s2 = Shape(y)
+node g1: c = Gather(s2, i1) {axis=0}
+node div: h = Div(c, half)
+output y, h
+)";
+
+std::string ChannelShuffle(const std::string& batch) {
+  std::string text = kChannelShuffle;
+  return text.replace(text.find("BATCH"), 5, batch);
+}
+
+TEST(ShapeFoldingTest, DimSymbolsResolveTheChannelShuffle) {
+  const std::string out = test::Infer(ChannelShuffle("b1"), WithShapeFolding(true));
+  EXPECT_NE(out.find("node view1: v: float32[-1, 2, 58, 28, 28] = Reshape(x, t1)"), std::string::npos) << out;
+  EXPECT_NE(out.find("node tr: p: float32[-1, 58, 2, 28, 28] = Transpose(v)"), std::string::npos) << out;
+  EXPECT_NE(out.find("node view2: y: float32[-1, 116, 28, 28] = Reshape(p, t2)"), std::string::npos) << out;
+  EXPECT_NE(out.find("const h: int64[] = [58]"), std::string::npos) << out;
+}
+
+// Must not fire: the batch of another input (z) is another symbol, so the -1 stays unknown
+// (it is 116 only if z's batch equals x's), and so does the channel count.
+TEST(ShapeFoldingTest, DimSymbolsOfAnotherValueDoNotResolveTheReshape) {
+  std::string text = ChannelShuffle("bz1");
+  text.replace(text.find("node cat2"), 0,
+               "node shapez: sz = Shape(z)\nnode gz: bz = Gather(sz, i0) {axis=0}\nnode uz: bz1 = Unsqueeze(bz, ax)\n");
+  const std::string out = test::Infer(text, WithShapeFolding(true));
+  EXPECT_NE(out.find("node view2: y: float32[-1, -1, 28, 28] = Reshape(p, t2)"), std::string::npos) << out;
+  EXPECT_NE(out.find("node div: h: int64[] = Div(c, half)"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace ge
