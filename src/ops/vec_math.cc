@@ -2,11 +2,26 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 
 #include "ops/simd.h"
 
 #ifdef GE_HAVE_SLEEF
 #include <sleef.h>
+#endif
+
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+namespace ge::simd {
+bool DivisionIsFast() {
+  static const bool fast = [] {
+    if (const char* e = std::getenv("GE_SIMD_DIV")) return std::string(e) != "0";
+    __builtin_cpu_init();
+    return __builtin_cpu_is("amd") != 0;
+  }();
+  return fast;
+}
+}  // namespace ge::simd
 #endif
 
 namespace ge::ops_util {
@@ -48,22 +63,41 @@ void Apply(const float* x, float* y, int64_t n, VecF vf, ScalarF sf) {
 #if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 #define GE_VEC_SIGMOID [](Vec v) { return Sigmoid(v); }
 #define GE_VEC_SILU [](Vec v) { return Mul(v, Sigmoid(v)); }
+#define GE_VEC_SIGMOID_DIV [](Vec v) { return Div(Set1(1.f), OnePlusExpNeg(v)); }
+#define GE_VEC_SILU_DIV [](Vec v) { return Div(v, OnePlusExpNeg(v)); }
 #define GE_VEC_GELU [](Vec v) { return Gelu(v); }
 #else
 #define GE_VEC_GELU [](auto v) { return v; }
 #define GE_VEC_SIGMOID [](auto v) { return v; }
 #define GE_VEC_SILU [](auto v) { return v; }
+#define GE_VEC_SIGMOID_DIV [](auto v) { return v; }
+#define GE_VEC_SILU_DIV [](auto v) { return v; }
 #endif
 
 void VecExp(const float* x, float* y, int64_t n) {
   Apply<kVecLanes>(x, y, n, GE_VEC(Exp), [](float v) { return std::exp(v); });
 }
-void VecSigmoid(const float* x, float* y, int64_t n) {
-  Apply<kLanes>(x, y, n, GE_VEC_SIGMOID, [](float v) { return 1.f / (1.f + std::exp(-v)); });
+void VecSigmoidForm(const float* x, float* y, int64_t n, bool divide) {
+  const auto scalar = [](float v) { return 1.f / (1.f + std::exp(-v)); };
+  if (divide)
+    Apply<kLanes>(x, y, n, GE_VEC_SIGMOID_DIV, scalar);
+  else
+    Apply<kLanes>(x, y, n, GE_VEC_SIGMOID, scalar);
 }
-void VecSilu(const float* x, float* y, int64_t n) {
-  Apply<kLanes>(x, y, n, GE_VEC_SILU, [](float v) { return v / (1.f + std::exp(-v)); });
+void VecSiluForm(const float* x, float* y, int64_t n, bool divide) {
+  const auto scalar = [](float v) { return v / (1.f + std::exp(-v)); };
+  if (divide)
+    Apply<kLanes>(x, y, n, GE_VEC_SILU_DIV, scalar);
+  else
+    Apply<kLanes>(x, y, n, GE_VEC_SILU, scalar);
 }
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+void VecSigmoid(const float* x, float* y, int64_t n) { VecSigmoidForm(x, y, n, DivisionIsFast()); }
+void VecSilu(const float* x, float* y, int64_t n) { VecSiluForm(x, y, n, DivisionIsFast()); }
+#else
+void VecSigmoid(const float* x, float* y, int64_t n) { VecSigmoidForm(x, y, n, false); }
+void VecSilu(const float* x, float* y, int64_t n) { VecSiluForm(x, y, n, false); }
+#endif
 void VecTanh(const float* x, float* y, int64_t n) {
   Apply<kVecLanes>(x, y, n, GE_VEC(Tanh), [](float v) { return std::tanh(v); });
 }
