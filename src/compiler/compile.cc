@@ -6,6 +6,7 @@
 #include "base/trace.h"
 #include "compiler/check_supported.h"
 #include "compiler/partitioner.h"
+#include "compiler/passes/concat_scale_shift_fusion.h"
 #include "compiler/passes/conv_depthwise_fusion.h"
 #include "compiler/passes/conv_input_scale_fusion.h"
 #include "compiler/passes/dead_code_elimination.h"
@@ -49,6 +50,8 @@ Status Optimize(Graph* graph, const CompileOptions& options, CompiledGraph* out)
       ConvInputScaleFusion scale_fusion;  // reads the NHWC FusedConvs the layout pass made
       bool fused = false;
       GE_RETURN_IF_ERROR(scale_fusion.Run(graph, &fused));
+      ConcatScaleShiftFusion concat_fusion;  // reads the ScaleShifts the layout pass made
+      GE_RETURN_IF_ERROR(concat_fusion.Run(graph, &fused));
       const char* dw_env = std::getenv("GE_CONV_DW_FUSION");  // opt-in: see conv_depthwise_fusion.h
       if (dw_env && std::string(dw_env) == "1" &&
           gert::DefaultOpImplSpaceRegistryV2::GetInstance().GetSpaceRegistry()->GetOpImpl("FusedConvDw") != nullptr) {

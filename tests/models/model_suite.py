@@ -27,13 +27,15 @@ CNNS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezene
 # vit_tiny: torchvision's VisionTransformer at 32x32, 2 layers of 4 heads (PyTorch's
 # MultiheadAttention export, sequence-first); its dynamic-batch form computes the head-split
 # targets at run time.
+# densenet_tiny: torchvision's DenseNet at 32x32 (growth 8, blocks of 3 and 4 layers): each
+# layer's Concat -> BatchNormalization -> Relu, run as one ConcatScaleShift at -O2.
 SMALL = ["mobilenet_v3_small", "squeezenet1_0", "mobilenet_v3_small_dynbatch", "resnet_tail", "resnet_tail_dynbatch",
          "vit_tiny", "vit_tiny_dynbatch"]
 
 
 def all_models():
     return (CNNS + [m + "_dynbatch" for m in CNNS] + ["resnet_tail", "resnet_tail_dynbatch", "vit_tiny", "vit_tiny_dynbatch"] +
-            ["encoder", "encoder_dynseq"])
+            ["densenet_tiny", "densenet_tiny_dynbatch", "encoder", "encoder_dynseq"])
 
 
 def condition(model, in_shape):
@@ -68,13 +70,16 @@ def build(name):
     torch.manual_seed(SEED)
     g = torch.Generator().manual_seed(1234)
     base = name.replace("_dynbatch", "")
-    if base in CNNS or base in ("resnet_tail", "vit_tiny"):
+    if base in CNNS or base in ("resnet_tail", "vit_tiny", "densenet_tiny"):
         import torchvision.models as tvm
         in_shape = (1, 3, 224, 224)
         if base == "vit_tiny":
             in_shape = (1, 3, 32, 32)
             net = tvm.VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=4, hidden_dim=64,
                                         mlp_dim=128, num_classes=10)
+        elif base == "densenet_tiny":
+            in_shape = (1, 3, 32, 32)
+            net = tvm.DenseNet(growth_rate=8, block_config=(3, 4), num_init_features=16, bn_size=2, num_classes=10)
         elif base == "resnet_tail":
             from torchvision.models.resnet import BasicBlock
             in_shape = (1, 256, 14, 14)
@@ -136,10 +141,11 @@ def export(name, cache):
     return d
 
 
-def check(ge, d, mode, k, extra, offline=False):
+def check(ge, d, mode, k, extra, offline=False, expect_ops=()):
     """mode: sink | host | specialized (auto with --input-shape: must be one sink segment).
     offline: the model is compiled to a .gem first (`ge compile`, same mode and shapes), the .gem
-    is run, and its outputs must be identical (bit for bit) to running the .onnx."""
+    is run, and its outputs must be identical (bit for bit) to running the .onnx.
+    expect_ops: op types that must be in the optimized graph (unless -O0/-O1)."""
     iname = open(os.path.join(d, "input_name")).read().strip()
     # Per process: ctest runs the -O0, offline and default suites at once on the same cache.
     out = os.path.join(d, f"ge_{mode}_{k}_{os.getpid()}.npy")
@@ -181,6 +187,9 @@ def check(ge, d, mode, k, extra, offline=False):
     transformer = os.path.basename(d).startswith(("vit", "encoder"))
     if transformer and not offline and "-O0" not in extra and (" Softmax " in ops + " " or "FusedAttention" not in ops):
         return False, f"attention not fused at -O2: '{ops}'"
+    for op in expect_ops:
+        if not offline and "-O0" not in extra and "-O1" not in extra and f" {op} " not in ops + " ":
+            return False, f"expected {op} after the optimizer, got '{ops}'"
     if mode == "specialized" and not re.fullmatch(r"segments: sink\[\d+ nodes?\]", seg):
         return False, f"expected one sink segment, got '{seg}'"
     return diff <= tol, f"max abs diff {diff:.3g} (tol {tol:.3g}) {seg}"
@@ -195,6 +204,7 @@ def main():
     ap.add_argument("--ge-args", default="", help="extra arguments for every ge run (e.g. -O0)")
     ap.add_argument("--offline", action="store_true",
                     help="compile each model to a .gem (ge compile) and run that; outputs must equal the .onnx's")
+    ap.add_argument("--expect-ops", default="", help="comma-separated op types the optimized graphs must hold")
     a = ap.parse_args()
     if a.list:
         print("\n".join(all_models()))
@@ -208,7 +218,7 @@ def main():
         runs = ([("host", 0), ("host", 1), ("specialized", 0), ("specialized", 1)] if dynamic else
                 [("sink", 0), ("host", 0)])
         for mode, k in runs:
-            ok, msg = check(a.ge, d, mode, k, extra, a.offline)
+            ok, msg = check(a.ge, d, mode, k, extra, a.offline, [op for op in a.expect_ops.split(",") if op])
             failures += not ok
             print(f"{'PASS' if ok else 'FAIL'} {name} {mode} set {k}: {msg}", flush=True)
     print(f"{failures} failure(s)")
