@@ -95,7 +95,8 @@ TEST(OptimizerModelTest, O2FoldsBatchNormAndFusesConvActivationsAndGemm) {
 }
 
 // The NHWC layout pass (-O2): every Conv in NHWC, the pools, the BatchNormalization+Relu after
-// the Concat and the Concat itself follow; -O0 keeps the graph NCHW. (Outputs: OptimizedModel.)
+// the Concat and the Concat itself follow, the three as one ConcatScaleShift; -O0 keeps the graph
+// NCHW. (Outputs: OptimizedModel.)
 TEST(OptimizerModelTest, O2RunsConvolutionsAndTheirNeighboursInNhwc) {
   auto o0 = Load("nhwc_ops", 0), o2 = Load("nhwc_ops", 2);
   ASSERT_TRUE(o0 && o2);
@@ -104,7 +105,8 @@ TEST(OptimizerModelTest, O2RunsConvolutionsAndTheirNeighboursInNhwc) {
   EXPECT_EQ(after["FusedConv"], 5);
   EXPECT_EQ(after["Conv"] + after["MaxPool"] + after["BatchNormalization"] + after["Relu"], 0);
   EXPECT_EQ(after["PoolNhwc"], 3);  // two MaxPools (ceil_mode) and the AveragePool without padding
-  EXPECT_EQ(after["ScaleShift"], 1);
+  EXPECT_EQ(after["ConcatScaleShift"], 1);
+  EXPECT_EQ(after["ScaleShift"] + after["Concat"], 0);
   int nhwc = 0;
   for (size_t n = 0; n < o2->graph().num_nodes(); ++n) {
     const Node& node = o2->graph().node(static_cast<NodeId>(n));
