@@ -30,12 +30,13 @@ void ScaleShiftRow(const float* x, const float* s, const float* b, float* y, int
   for (; j < n; ++j) y[j] = relu ? std::max(x[j] * s[j] + b[j], 0.f) : x[j] * s[j] + b[j];
 }
 
-bool ParseReluAct(const gert::RuntimeAttrs* attrs, int32_t* out) {
+ge::graphStatus ParseReluAct(const gert::RuntimeAttrs* attrs, int32_t* out) {
   ConvAct act;
-  if (!ParseConvAct(AttrStr(attrs, kActivation, ""), &act) || (act != ConvAct::kNone && act != ConvAct::kRelu))
-    return false;
+  const std::string name = AttrStr(attrs, kActivation, "");
+  if (!ParseConvAct(name, &act) || (act != ConvAct::kNone && act != ConvAct::kRelu))
+    return InferFail(fmt::format("expected activation \"\" or \"Relu\", got \"{}\"", name));
   *out = static_cast<int32_t>(act);
-  return true;
+  return ge::GRAPH_SUCCESS;
 }
 
 struct ScaleShiftTiling {
@@ -47,9 +48,11 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* x = ctx->GetInputShape(0);
   const gert::Shape* s = ctx->GetInputShape(1);
   const gert::Shape* b = ctx->GetInputShape(2);
-  if (!x || !s || !b || x->GetDimNum() < 1) return ge::GRAPH_FAILED;
+  if (!x || !s || !b || x->GetDimNum() < 1) return InferFail("expected an input X of rank >= 1, a scale and a shift");
   int64_t c = x->GetDim(x->GetDimNum() - 1);
-  if (c >= 0 && (s->GetShapeSize() != c || b->GetShapeSize() != c)) return ge::GRAPH_FAILED;
+  if (c >= 0 && (s->GetShapeSize() != c || b->GetShapeSize() != c))
+    return InferFail(fmt::format("expected scale and shift of {} values (the last dim of X {}), got {} and {}", c,
+                                 ShapeToString(*x), ShapeToString(*s), ShapeToString(*b)));
   *ctx->GetOutputShape(0) = *x;
   return ge::GRAPH_SUCCESS;
 }
@@ -59,7 +62,7 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   ScaleShiftTiling t{};
   t.c = x.GetDim(x.GetDimNum() - 1);
   t.rows = t.c > 0 ? x.GetShapeSize() / t.c : 0;
-  if (!ParseReluAct(ctx->GetAttrs(), &t.act)) return ge::GRAPH_FAILED;
+  if (ParseReluAct(ctx->GetAttrs(), &t.act) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
   ctx->SetBlockDim(ChooseBlockDim(ctx, t.rows * t.c, 1 << 15));
   return SetTiling(ctx, t);
 }
@@ -107,7 +110,9 @@ ge::graphStatus ConcatInferShape(gert::InferShapeContext* ctx) {
   const gert::Shape* sc = ctx->GetInputShape(0);
   const gert::Shape* sh = ctx->GetInputShape(1);
   if (sc == nullptr || sh == nullptr || (c >= 0 && (sc->GetShapeSize() != c || sh->GetShapeSize() != c)))
-    return InferFail(fmt::format("expected scale and shift of {} values (the channels of the concatenation)", c));
+    return InferFail(
+        fmt::format("expected scale and shift of {} values (the channels of the concatenation), got {} and {}", c,
+                    sc ? ShapeToString(*sc) : "none", sh ? ShapeToString(*sh) : "none"));
   return ge::GRAPH_SUCCESS;
 }
 
@@ -124,7 +129,7 @@ ge::graphStatus ConcatTiling(gert::TilingContext* ctx) {
     const gert::Shape& s = ctx->GetInputShape(i + 2)->GetStorageShape();
     t.parts[i] = s.GetDim(s.GetDimNum() - 1);
   }
-  if (!ParseReluAct(ctx->GetAttrs(), &t.act)) return ge::GRAPH_FAILED;
+  if (ParseReluAct(ctx->GetAttrs(), &t.act) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
   ctx->SetBlockDim(ChooseBlockDim(ctx, t.rows * t.c, 1 << 15));
   return SetTiling(ctx, t);
 }

@@ -131,5 +131,31 @@ TEST(ShapeErrors, ElementwiseBroadcast) {
   EXPECT_MESSAGE(msg, "shapes [2, 3] and [4] do not broadcast");
 }
 
+// ScaleShift and ConcatScaleShift (made by the optimizer from BatchNormalization [+ Relu] in NHWC
+// and from a Concat before it, but registered ops a graph may hold): bad shapes, a part count over
+// the kernel's limit and an activation it does not compute are errors naming what was expected.
+TEST(ShapeErrors, ScaleShiftAndConcatScaleShift) {
+  std::string msg = CompileError("ScaleShift", {Zeros({2, 3}), Zeros({4}), Zeros({3})});
+  EXPECT_MESSAGE(msg, "node 'n' (ScaleShift)");
+  EXPECT_MESSAGE(msg, "expected scale and shift of 3 values (the last dim of X [2, 3]), got [4] and [3]");
+  msg = CompileError("ScaleShift", {Zeros({2, 3}), Zeros({3}), Zeros({3})}, {{"activation", std::string("Sigmoid")}});
+  EXPECT_MESSAGE(msg, "expected activation \"\" or \"Relu\", got \"Sigmoid\"");
+
+  msg = CompileError("ConcatScaleShift", {Zeros({6}), Zeros({6}), Zeros({2, 3}), Zeros({3, 3})});
+  EXPECT_MESSAGE(msg, "node 'n' (ConcatScaleShift)");
+  EXPECT_MESSAGE(msg, "input 3 [3, 3] differs from the first [2, 3] in dim 0");
+  msg = CompileError("ConcatScaleShift", {Zeros({6}), Zeros({6}), Zeros({2, 3}), Zeros({2, 3, 1})});
+  EXPECT_MESSAGE(msg, "expected input 3 of rank 2 like the first");
+  msg = CompileError("ConcatScaleShift", {Zeros({5}), Zeros({6}), Zeros({2, 3}), Zeros({2, 3})});
+  EXPECT_MESSAGE(msg, "expected scale and shift of 6 values (the channels of the concatenation), got [5] and [6]");
+  msg =
+      CompileError("ConcatScaleShift", {Zeros({3}), Zeros({3}), Zeros({2, 3})}, {{"activation", std::string("Tanh")}});
+  EXPECT_MESSAGE(msg, "expected activation \"\" or \"Relu\", got \"Tanh\"");
+  std::vector<HostTensor> many = {Zeros({65}), Zeros({65})};
+  for (int i = 0; i < 65; ++i) many.push_back(Zeros({2, 1}));
+  msg = CompileError("ConcatScaleShift", many);
+  EXPECT_MESSAGE(msg, "expected 1 to 64 inputs to concatenate, got 65");
+}
+
 }  // namespace
 }  // namespace ge::testing
