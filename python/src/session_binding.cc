@@ -10,9 +10,9 @@
 
 #include "bindings.h"
 #include "ge/ge_api.h"
+#include "ge/graph_text.h"
 #include "ge/onnx_parser.h"
 #include "graph/graph.h"
-#include "graph/graph_text.h"
 #include "numpy_tensor.h"
 
 namespace py = pybind11;

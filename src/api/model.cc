@@ -12,7 +12,7 @@
 #include "executor/input_check.h"
 #include "executor/run_control.h"
 #include "executor/sink_executor.h"
-#include "graph/graph_text.h"
+#include "ge/graph_text.h"
 #include "parser/onnx/onnx_parser.h"
 #include "parser/tf/tf_parser.h"
 #include "register/custom_op_loader.h"

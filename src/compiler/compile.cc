@@ -6,10 +6,6 @@
 #include "base/trace.h"
 #include "compiler/check_supported.h"
 #include "compiler/partitioner.h"
-#include "compiler/passes/concat_scale_shift_fusion.h"
-#include "compiler/passes/conv_depthwise_fusion.h"
-#include "compiler/passes/conv_input_scale_fusion.h"
-#include "compiler/passes/dead_code_elimination.h"
 #include "compiler/passes/layout_nhwc.h"
 #include "compiler/passes/pass_manager.h"
 #include "compiler/specialize_shapes.h"
@@ -47,21 +43,17 @@ Status Optimize(Graph* graph, const CompileOptions& options, CompiledGraph* out)
     LayoutNhwcStats layout;
     GE_RETURN_IF_ERROR(RunLayoutNhwc(graph, &layout));
     if (layout.convs > 0) {
-      ConvInputScaleFusion scale_fusion;  // reads the NHWC FusedConvs the layout pass made
       bool fused = false;
-      GE_RETURN_IF_ERROR(scale_fusion.Run(graph, &fused));
-      ConcatScaleShiftFusion concat_fusion;  // reads the ScaleShifts the layout pass made
-      GE_RETURN_IF_ERROR(concat_fusion.Run(graph, &fused));
+      // Fusions that read the NHWC FusedConvs and ScaleShifts the layout pass made.
+      GE_RETURN_IF_ERROR(RunGraphPass("conv-input-scale-fusion", graph, &fused));
+      GE_RETURN_IF_ERROR(RunGraphPass("concat-scale-shift-fusion", graph, &fused));
       const char* dw_env = std::getenv("GE_CONV_DW_FUSION");  // opt-in: see conv_depthwise_fusion.h
       if (dw_env && std::string(dw_env) == "1" &&
-          gert::DefaultOpImplSpaceRegistryV2::GetInstance().GetSpaceRegistry()->GetOpImpl("FusedConvDw") != nullptr) {
-        ConvDepthwiseFusion dw_fusion;  // the 1x1 + depthwise pairs of inverted residual blocks
-        GE_RETURN_IF_ERROR(dw_fusion.Run(graph, &fused));
-      }
+          gert::DefaultOpImplSpaceRegistryV2::GetInstance().GetSpaceRegistry()->GetOpImpl("FusedConvDw") != nullptr)
+        GE_RETURN_IF_ERROR(RunGraphPass("conv-depthwise-fusion", graph, &fused));  // inverted residual blocks
       // The shape chains of a dynamic batch's channel shuffles (Shape -> Gather -> Concat), whose
       // Reshapes the layout pass gave constant NHWC targets, and their NCHW conversions are dead.
-      DeadCodeElimination dce;
-      GE_RETURN_IF_ERROR(dce.Run(graph, &fused));
+      GE_RETURN_IF_ERROR(RunGraphPass("dead-code-elimination", graph, &fused));
       trace::Step infer_step("static inference");
       GE_RETURN_IF_ERROR(RunStaticInference(graph));
     }

@@ -5,30 +5,13 @@
 #define GE_SRC_COMPILER_STATIC_INFERENCE_H_
 
 #include "base/status.h"
+#include "ge/graph_passes.h"
 #include "graph/graph.h"
 
 namespace ge {
 
-struct StaticInferenceOptions {
-  bool fold_constants = true;
-  // Shape/Size of values whose dims are known become constants (shape-chain folding): on at
-  // every optimization level, like constant folding, since sink scheduling needs the shapes.
-  bool fold_shapes = true;
-  int64_t max_fold_bytes = 64 << 20;  // outputs larger than this are not folded
-};
-
-struct StaticInferenceStats {
-  int folded = 0;
-  int shapes_folded = 0;  // of `folded`: Shape/Size nodes folded from their input's shape
-  int static_nodes = 0;
-  int dynamic_nodes = 0;
-};
-
-// Fails (naming the node, op and input shapes) when a node's inputs are fully known and its
-// inference rejects them: that is a model error, not a dynamic shape. Folded nodes are removed
-// and their outputs become constants.
-Status RunStaticInference(Graph* graph, const StaticInferenceOptions& options = {},
-                          StaticInferenceStats* stats = nullptr);
+// StaticInferenceOptions, StaticInferenceStats and RunStaticInference are public
+// (ge/graph_passes.h).
 
 // Pads a node's inputs and outputs with kNoValue up to its OpDef's IR count (ONNX omits
 // trailing optional ones), so that kernel arguments are laid out by IR position everywhere:

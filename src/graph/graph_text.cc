@@ -1,5 +1,5 @@
 // The textual IR printer and parser (format in graph_text.h).
-#include "graph/graph_text.h"
+#include "ge/graph_text.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "executor/compiled_model.h"
-#include "graph/graph_text.h"
+#include "ge/graph_text.h"
 
 namespace ge {
 namespace {

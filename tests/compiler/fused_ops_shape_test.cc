@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "ge/graph.h"
+#include "ge/graph_text.h"  // graphs written in the textual IR
 #include "ge/model.h"
-#include "graph/graph_text.h"  // graphs written in the textual IR (an internal format)
 
 namespace ge {
 namespace {

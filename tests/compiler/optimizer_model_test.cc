@@ -9,9 +9,9 @@
 #include <set>
 #include <tuple>
 
+#include "ge/graph_text.h"  // graphs written in the textual IR
 #include "ge/model.h"
 #include "ge/npy.h"
-#include "graph/graph_text.h"  // graphs written in the textual IR (an internal format)
 
 namespace ge {
 namespace {

@@ -1,5 +1,5 @@
 // The textual IR: print -> parse -> print is the identity; parse errors name the line.
-#include "graph/graph_text.h"
+#include "ge/graph_text.h"
 
 #include <gtest/gtest.h>
 

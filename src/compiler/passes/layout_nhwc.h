@@ -15,18 +15,12 @@
 #define GE_SRC_COMPILER_PASSES_LAYOUT_NHWC_H_
 
 #include "base/status.h"
+#include "ge/graph_passes.h"
 #include "graph/graph.h"
 
 namespace ge {
 
-struct LayoutNhwcStats {
-  int convs = 0;       // convolutions moved to NHWC
-  int followers = 0;   // other nodes that run on NHWC values
-  int transposes = 0;  // layout conversions inserted
-};
-
-// Needs the value shapes of static inference; run static inference again afterwards.
-Status RunLayoutNhwc(Graph* graph, LayoutNhwcStats* stats = nullptr);
+// LayoutNhwcStats and RunLayoutNhwc are public (ge/graph_passes.h).
 
 }  // namespace ge
 

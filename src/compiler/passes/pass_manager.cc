@@ -8,8 +8,11 @@
 #include "compiler/passes/attention_fusion.h"
 #include "compiler/passes/common_subexpression_elimination.h"
 #include "compiler/passes/concat_conv_split.h"
+#include "compiler/passes/concat_scale_shift_fusion.h"
 #include "compiler/passes/conv_activation_fusion.h"
 #include "compiler/passes/conv_bn_folding.h"
+#include "compiler/passes/conv_depthwise_fusion.h"
+#include "compiler/passes/conv_input_scale_fusion.h"
 #include "compiler/passes/dead_code_elimination.h"
 #include "compiler/passes/identity_elimination.h"
 #include "compiler/passes/layer_norm_fusion.h"
@@ -30,6 +33,56 @@ bool IsRegistered(const char* op) {
   return registry->GetOpImpl(op) != nullptr;
 }
 
+// Every pass by name: the operator its rewrite creates (which must be registered: the fused
+// kernels exist only in some builds) and its factory.
+struct PassEntry {
+  const char* name;
+  const char* needs_op;  // nullptr: only standard operators
+  std::unique_ptr<GraphPass> (*make)();
+};
+
+template <typename P>
+std::unique_ptr<GraphPass> Make() {
+  return std::make_unique<P>();
+}
+
+constexpr PassEntry kPasses[] = {
+    {"attention-fusion", "FusedAttention", Make<AttentionFusion>},
+    {"common-subexpression-elimination", nullptr, Make<CommonSubexpressionElimination>},
+    {"concat-conv-split", "FusedConv", Make<ConcatConvSplit>},
+    {"concat-scale-shift-fusion", "ConcatScaleShift", Make<ConcatScaleShiftFusion>},
+    {"conv-activation-fusion", "FusedConv", Make<ConvActivationFusion>},
+    {"conv-bn-folding", nullptr, Make<ConvBnFolding>},
+    {"conv-depthwise-fusion", "FusedConvDw", Make<ConvDepthwiseFusion>},
+    {"conv-input-scale-fusion", "FusedConv", Make<ConvInputScaleFusion>},
+    {"dead-code-elimination", nullptr, Make<DeadCodeElimination>},
+    {"identity-elimination", nullptr, Make<IdentityElimination>},
+    {"layer-norm-fusion", nullptr, Make<LayerNormFusion>},
+    {"matmul-add-to-gemm", nullptr, Make<MatMulAddToGemm>},
+    {"matmul-fusion", "FusedMatMul", Make<MatMulFusion>},
+    {"matmul-weight-packing", "MatMulWeightPack", Make<MatMulWeightPacking>},
+    {"softmax-fusion", nullptr, Make<SoftmaxFusion>},
+    {"transpose-cancellation", nullptr, Make<TransposeCancellation>},
+};
+
+const PassEntry* FindPass(const std::string& name) {
+  for (const PassEntry& e : kPasses)
+    if (name == e.name) return &e;
+  return nullptr;
+}
+
+// The passes of each level, in the order a round runs them; dead-code elimination runs last.
+const std::vector<const char*>& LevelPasses(int opt_level) {
+  static const std::vector<const char*> kLevels[kMaxOptLevel + 1] = {
+      {},
+      {"identity-elimination", "common-subexpression-elimination", "dead-code-elimination"},
+      {"identity-elimination", "common-subexpression-elimination", "conv-bn-folding", "transpose-cancellation",
+       "matmul-add-to-gemm", "layer-norm-fusion", "softmax-fusion", "attention-fusion", "matmul-fusion",
+       "matmul-weight-packing", "conv-activation-fusion", "concat-conv-split", "dead-code-elimination"},
+  };
+  return kLevels[opt_level];
+}
+
 }  // namespace
 
 std::string OptimizeStats::ToString(int opt_level) const {
@@ -39,32 +92,30 @@ std::string OptimizeStats::ToString(int opt_level) const {
                      folded, shapes_folded, names.empty() ? "" : "; ", fmt::join(names, ", "));
 }
 
+Status PassManager::MakePass(const std::string& name, std::unique_ptr<GraphPass>* out) {
+  const PassEntry* e = FindPass(name);
+  if (!e)
+    return InvalidArgument("unknown graph pass '{}'; the passes are: {}", name, fmt::join(GraphPassNames(), ", "));
+  if (e->needs_op && !IsRegistered(e->needs_op))
+    return Unsupported("graph pass '{}' makes {} nodes, and this build registers no {} kernel", name, e->needs_op,
+                       e->needs_op);
+  *out = e->make();
+  return Status::Ok();
+}
+
 Status PassManager::Create(int opt_level, std::unique_ptr<PassManager>* out) {
   if (opt_level < 0 || opt_level > kMaxOptLevel)
     return InvalidArgument("optimization level {} is not one of 0, 1, 2", opt_level);
   std::unique_ptr<PassManager> pm(new PassManager());
   pm->level_ = opt_level;
-  auto& p = pm->passes_;
-  if (opt_level >= 1) {
-    p.push_back(std::make_unique<IdentityElimination>());
-    p.push_back(std::make_unique<CommonSubexpressionElimination>());
+  for (const char* name : LevelPasses(opt_level)) {
+    const PassEntry* e = FindPass(name);
+    if (e->needs_op && !IsRegistered(e->needs_op)) {
+      GELOGD("pass manager: {} is not registered, {} is off", e->needs_op, name);
+      continue;
+    }
+    pm->passes_.push_back(e->make());
   }
-  if (opt_level >= 2) {
-    p.push_back(std::make_unique<ConvBnFolding>());
-    p.push_back(std::make_unique<TransposeCancellation>());
-    p.push_back(std::make_unique<MatMulAddToGemm>());
-    p.push_back(std::make_unique<LayerNormFusion>());
-    p.push_back(std::make_unique<SoftmaxFusion>());
-    if (IsRegistered("FusedAttention")) p.push_back(std::make_unique<AttentionFusion>());
-    if (IsRegistered("FusedMatMul")) p.push_back(std::make_unique<MatMulFusion>());
-    if (IsRegistered("MatMulWeightPack")) p.push_back(std::make_unique<MatMulWeightPacking>());
-    if (IsRegistered("FusedConv")) {
-      p.push_back(std::make_unique<ConvActivationFusion>());
-      p.push_back(std::make_unique<ConcatConvSplit>());
-    } else
-      GELOGD("pass manager: FusedConv is not registered, conv-activation-fusion is off");
-  }
-  if (opt_level >= 1) p.push_back(std::make_unique<DeadCodeElimination>());
   *out = std::move(pm);
   return Status::Ok();
 }
@@ -108,6 +159,30 @@ Status OptimizeGraph(Graph* graph, int opt_level, OptimizeStats* stats) {
   std::unique_ptr<PassManager> pm;
   GE_RETURN_IF_ERROR(PassManager::Create(opt_level, &pm));
   return pm->Run(graph, stats);
+}
+
+std::vector<std::string> GraphPassNames() {
+  std::vector<std::string> names;
+  for (const PassEntry& e : kPasses) names.emplace_back(e.name);
+  return names;
+}
+
+Status RunGraphPass(const std::string& name, Graph* graph, bool* changed) {
+  std::unique_ptr<GraphPass> pass;
+  GE_RETURN_IF_ERROR(PassManager::MakePass(name, &pass));
+  bool c = false;
+  Status st = pass->Run(graph, &c);
+  if (!st.ok()) return st.Prepend(fmt::format("{} pass: ", name));
+  if (changed) *changed = c;
+  return Status::Ok();
+}
+
+Status GraphPassesOfLevel(int opt_level, std::vector<std::string>* names) {
+  std::unique_ptr<PassManager> pm;
+  GE_RETURN_IF_ERROR(PassManager::Create(opt_level, &pm));
+  names->clear();
+  for (const auto& p : pm->passes()) names->emplace_back(p->name());
+  return Status::Ok();
 }
 
 }  // namespace ge

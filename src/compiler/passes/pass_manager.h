@@ -20,26 +20,19 @@
 
 #include "compiler/passes/pass.h"
 #include "compiler/static_inference.h"
+#include "ge/graph_passes.h"
 
 namespace ge {
 
-constexpr int kMaxOptLevel = 2;
-
-struct OptimizeStats {
-  size_t nodes_before = 0;
-  size_t nodes_after = 0;
-  std::map<std::string, int> rounds_changed;  // pass name -> rounds in which it rewrote something
-  StaticInferenceStats inference;             // of the last inference run
-  int folded = 0;                             // nodes folded over all inference runs
-  int shapes_folded = 0;                      // of those, Shape/Size nodes
-  // "-O2: 264 -> 180 nodes (42 folded, 12 Shape/Size); conv-bn-folding, dead-code-elimination"
-  std::string ToString(int opt_level) const;
-};
+// kMaxOptLevel, OptimizeStats and OptimizeGraph are public (ge/graph_passes.h).
 
 class PassManager {
  public:
   // Fails for a level outside 0..kMaxOptLevel.
   static Status Create(int opt_level, std::unique_ptr<PassManager>* out);
+  // The pass of that name ("conv-bn-folding"), whatever the level.
+  // Fails for an unknown name, listing the known ones, or a fused operator not registered.
+  static Status MakePass(const std::string& name, std::unique_ptr<GraphPass>* out);
   // The passes of this level, in the order each round runs them.
   const std::vector<std::unique_ptr<GraphPass>>& passes() const { return passes_; }
   // Static inference, then rounds of passes + inference until a round changes nothing.
@@ -49,9 +42,6 @@ class PassManager {
   int level_ = 0;
   std::vector<std::unique_ptr<GraphPass>> passes_;
 };
-
-// The pass manager of `opt_level` run on the graph.
-Status OptimizeGraph(Graph* graph, int opt_level, OptimizeStats* stats = nullptr);
 
 }  // namespace ge
 

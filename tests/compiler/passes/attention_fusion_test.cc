@@ -1,5 +1,4 @@
 // Multi-head attention fusion: before/after in the textual IR.
-#include "compiler/passes/attention_fusion.h"
 
 #include "pass_test_util.h"
 
@@ -41,7 +40,7 @@ output y
 
 TEST(AttentionFusionTest, SequenceFirstPackedQkvWithMask) {
   // The head-split nodes stay for dead-code elimination (which runs last in the pass manager).
-  EXPECT_EQ(test::RunPass(AttentionFusion(), kSeqFirst), R"(graph g
+  EXPECT_EQ(test::RunPass("attention-fusion", kSeqFirst), R"(graph g
 input qkv: float32[3, 2, 12]
 input mask: float32[3, 3]
 const s0: int64[1] = [0]
@@ -71,7 +70,7 @@ output y
 // A BERT-style block (batch-first [B=1, S=2, E=4], separate Q/K/V inputs, 2 heads of 2),
 // scale by Mul after the MatMul, no mask.
 TEST(AttentionFusionTest, BatchFirstSeparateInputs) {
-  EXPECT_EQ(test::RunPass(AttentionFusion(), R"(graph g
+  EXPECT_EQ(test::RunPass("attention-fusion", R"(graph g
 input xq: float32[1, 2, 4]
 input xk: float32[1, 2, 4]
 input xv: float32[1, 2, 4]
@@ -109,7 +108,7 @@ output y
 }
 
 TEST(AttentionFusionTest, MustNotFire) {
-  auto unchanged = [](const std::string& text) { test::ExpectUnchanged(AttentionFusion(), text); };
+  auto unchanged = [](const std::string& text) { test::ExpectUnchanged("attention-fusion", text); };
   auto with = [](const std::string& from, const std::string& to) { return test::Replaced(kSeqFirst, from, to); };
   // K not transposed for Q K^T (a plain head split); the scores also a graph output; a mask per
   // batch and head ([4, 3, 3]); a scale that is no constant; softmax over another axis; the
@@ -159,7 +158,7 @@ output y
 )";
 
 TEST(AttentionFusionTest, SequenceFirstDynamicBatch) {
-  EXPECT_EQ(test::RunPass(AttentionFusion(), kSeqFirstDynamicBatch), R"(graph g
+  EXPECT_EQ(test::RunPass("attention-fusion", kSeqFirstDynamicBatch), R"(graph g
 input qkv: float32[3, -1, 12]
 input mask: float32[3, 3]
 input heads: int64[3]
@@ -185,7 +184,7 @@ output y
 }
 
 TEST(AttentionFusionTest, DynamicBatchMustNotFire) {
-  auto unchanged = [](const std::string& text) { test::ExpectUnchanged(AttentionFusion(), text); };
+  auto unchanged = [](const std::string& text) { test::ExpectUnchanged("attention-fusion", text); };
   auto with = [](const std::string& s, const std::string& from, const std::string& to) {
     return test::Replaced(s, from, to);
   };

@@ -1,5 +1,4 @@
 // Common-subexpression elimination: before/after in the textual IR.
-#include "compiler/passes/common_subexpression_elimination.h"
 
 #include "pass_test_util.h"
 
@@ -9,7 +8,7 @@ namespace {
 TEST(CommonSubexpressionEliminationTest, MergesEqualNodesAndEqualConstants) {
   // b2 repeats b1 through an equal copy of the constant; the Adds then read the same values
   // and merge too.
-  EXPECT_EQ(test::RunPass(CommonSubexpressionElimination(), R"(graph g
+  EXPECT_EQ(test::RunPass("common-subexpression-elimination", R"(graph g
 input x: float32[2, 3]
 const ax1: int64[1] = [1]
 const ax2: int64[1] = [1]
@@ -46,7 +45,7 @@ node n2: g2 = Neg(x)
 output b, c, d, e, f, g1, g2
 )";
   bool changed = true;
-  EXPECT_EQ(test::RunPass(CommonSubexpressionElimination(), text, &changed), text);
+  EXPECT_EQ(test::RunPass("common-subexpression-elimination", text, &changed), text);
   EXPECT_FALSE(changed);
 }
 

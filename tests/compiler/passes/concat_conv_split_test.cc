@@ -1,6 +1,5 @@
 // Channel Concat before 1x1 convolutions and max pooling: before/after in the textual IR. The
 // weight slices are W's input-channel columns, written out by hand below.
-#include "compiler/passes/concat_conv_split.h"
 
 #include "pass_test_util.h"
 
@@ -17,7 +16,7 @@ const b: float32[2] = [0.5, -0.5]
 TEST(ConcatConvSplitTest, AOneByOneConvolutionBecomesPartialSums) {
   // W's columns 0-1 go with x1 ([1, 2] and [4, 5] per output channel), column 2 with x2 ([3], [6]);
   // the bias goes to the first part, the activation to the last.
-  EXPECT_EQ(test::RunPass(ConcatConvSplit(),
+  EXPECT_EQ(test::RunPass("concat-conv-split",
                           std::string(kHead) + R"(node cat: c: float32[1, 3, 4, 4] = Concat(x1, x2) {axis=1}
 node conv: y: float32[1, 2, 4, 4] = FusedConv(c, w, b) {activation="Relu", activation_params=f[], kernel_shape=[1, 1], strides=[1, 1]}
 output y
@@ -35,7 +34,7 @@ output y
 }
 
 TEST(ConcatConvSplitTest, MaxPoolMovesBeforeTheConcat) {
-  EXPECT_EQ(test::RunPass(ConcatConvSplit(),
+  EXPECT_EQ(test::RunPass("concat-conv-split",
                           std::string(kHead) + R"(node cat: c: float32[1, 3, 4, 4] = Concat(x1, x2) {axis=1}
 node pool: p: float32[1, 3, 2, 2] = MaxPool(c) {kernel_shape=[2, 2], strides=[2, 2]}
 output p
@@ -55,7 +54,7 @@ TEST(ConcatConvSplitTest, MustNotFire) {
   // cat4 joins heights (axis 2); cat5's reader has 3 output channels, so its partial sums (3 per
   // pixel) would cost as much as the concat (3); cat6 is also read by a Relu; cat7's MaxPool has
   // an Indices output.
-  test::ExpectUnchanged(ConcatConvSplit(), std::string(kHead) + R"(const w3: float32[2, 3, 3, 3] = opaque
+  test::ExpectUnchanged("concat-conv-split", std::string(kHead) + R"(const w3: float32[2, 3, 3, 3] = opaque
 const wm: float32[3, 3, 1, 1] = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 node cat1: c1: float32[1, 3, 4, 4] = Concat(x1, x2) {axis=1}
 node conv1: y1: float32[1, 2, 4, 4] = FusedConv(c1, w, b) {kernel_shape=[1, 1]}

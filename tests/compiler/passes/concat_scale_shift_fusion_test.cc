@@ -1,6 +1,5 @@
 // Concat + ScaleShift fusion (a DenseNet layer's Concat -> BatchNormalization -> Relu after the
 // NHWC layout pass): before/after in the textual IR, and the cases where it must not fire.
-#include "compiler/passes/concat_scale_shift_fusion.h"
 
 #include "pass_test_util.h"
 
@@ -15,7 +14,7 @@ input t: float32[5]
 )";
 
 std::string Fuse(const std::string& body, bool* changed = nullptr) {
-  return test::RunPass(ConcatScaleShiftFusion(), kHead + body, changed);
+  return test::RunPass("concat-scale-shift-fusion", kHead + body, changed);
 }
 
 TEST(ConcatScaleShiftFusionTest, ChannelConcatThenScaleShiftBecomesOneNode) {

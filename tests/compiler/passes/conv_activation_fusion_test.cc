@@ -1,5 +1,4 @@
 // Conv (+ residual Add) + activation -> FusedConv: before/after in the textual IR.
-#include "compiler/passes/conv_activation_fusion.h"
 
 #include "pass_test_util.h"
 
@@ -14,7 +13,7 @@ const w: float32[2, 2, 1, 1] = [1, 0, 0, 1]
 const char* kBias = "const b: float32[2] = [0.5, -0.5]\n";
 
 std::string Fuse(const std::string& body, bool* changed = nullptr) {
-  return test::RunPass(ConvActivationFusion(), kHead + body, changed);
+  return test::RunPass("conv-activation-fusion", kHead + body, changed);
 }
 
 TEST(ConvActivationFusionTest, ConvResidualAddRelu) {
@@ -140,7 +139,7 @@ node relu6: y6 = Relu(a6)
 output a1, y1, y2, n2, y3, y4, y5, o5, y6
 )";
   bool changed = true;
-  EXPECT_EQ(test::RunPass(ConvActivationFusion(), text, &changed), text);
+  EXPECT_EQ(test::RunPass("conv-activation-fusion", text, &changed), text);
   EXPECT_FALSE(changed);
 }
 

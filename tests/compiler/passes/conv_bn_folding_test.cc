@@ -1,6 +1,5 @@
 // Conv + BatchNormalization folding: before/after in the textual IR, with the folded weights
 // computed by hand: s = scale / sqrt(var + eps), W' = W * s, B' = (B - mean) * s + bias.
-#include "compiler/passes/conv_bn_folding.h"
 
 #include "pass_test_util.h"
 
@@ -16,7 +15,7 @@ const var: float32[2] = [3, 0]
 
 TEST(ConvBnFoldingTest, FoldsIntoWeightsAndBias) {
   // W' = [1 * 2, 2 * 3]; B' = [(0.5 - 0.5) * 2 + 0.1, (-1 - 1) * 3 + 0.2] = [0.1, -5.8].
-  EXPECT_EQ(test::RunPass(ConvBnFolding(), std::string(R"(graph g
+  EXPECT_EQ(test::RunPass("conv-bn-folding", std::string(R"(graph g
 input x: float32[1, 1, 2, 2]
 const w: float32[2, 1, 1, 1] = [1, 2]
 const b: float32[2] = [0.5, -1]
@@ -35,7 +34,7 @@ output y
 
 TEST(ConvBnFoldingTest, AConvWithoutBiasGetsOne) {
   // B = 0: B' = [-0.5 * 2 + 0.1, -1 * 3 + 0.2] = [-0.9, -2.8]; two filter elements per channel.
-  EXPECT_EQ(test::RunPass(ConvBnFolding(), std::string(R"(graph g
+  EXPECT_EQ(test::RunPass("conv-bn-folding", std::string(R"(graph g
 input x: float32[1, 2, 2, 2]
 const w: float32[2, 2, 1, 1] = [1, -1, 0.5, 2]
 )") + kParams + R"(node conv: c = Conv(x, w)
@@ -72,7 +71,7 @@ node bn4: y4 = BatchNormalization(c4, scale, bias, mean, var)
 output y1, z1, c2, y2, y3, y4
 )";
   bool changed = true;
-  EXPECT_EQ(test::RunPass(ConvBnFolding(), text, &changed), text);
+  EXPECT_EQ(test::RunPass("conv-bn-folding", text, &changed), text);
   EXPECT_FALSE(changed);
 }
 

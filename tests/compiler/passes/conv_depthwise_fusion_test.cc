@@ -1,7 +1,6 @@
 // Conv + depthwise fusion (a 1x1 FusedConv and the depthwise FusedConv reading it -> one
 // FusedConvDw): before/after in the textual IR, the re-laid weights checked element by element,
 // and the cases where it must not fire.
-#include "compiler/passes/conv_depthwise_fusion.h"
 
 #include "pass_test_util.h"
 
@@ -38,7 +37,7 @@ node d: y: float32[1, 4, 4, 16] = FusedConv(ev, pd, b2, _) {group=16, kernel_sha
 TEST(ConvDepthwiseFusionTest, ExpandAndDepthwiseBecomeOneNode) {
   bool changed = false;
   const std::string out = test::RunPass(
-      ConvDepthwiseFusion(),
+      "conv-depthwise-fusion",
       Graph(R"(, activation="Clip", activation_params=[0.0, 6.0])", R"(, activation="Relu", strides=[1, 1])"),
       &changed);
   EXPECT_TRUE(changed);
@@ -55,20 +54,27 @@ output y
 )");
 }
 
+// The named value's float constant, or null.
+const HostTensor* Constant(const ge::Graph& g, const std::string& name) {
+  const ValueId v = g.FindValue(name);
+  if (v == kNoValue || !g.value(v).constant || g.value(v).constant->dtype() != DT_FLOAT) return nullptr;
+  return &*g.value(v).constant;
+}
+
 // The layouts: expand weights [M / 16, C, 16], element (o, i) at (o / 16, i, o % 16); depthwise
 // weights [KH * KW, M], tap t of channel o at (t, o).
 TEST(ConvDepthwiseFusionTest, ExpandWeightsAreLaidOutInPanels) {
   auto g = test::Parse(Graph("", ""));
   ASSERT_TRUE(g);
   bool changed = false;
-  ASSERT_TRUE(ConvDepthwiseFusion().Run(g.get(), &changed).ok());
+  ASSERT_TRUE(RunGraphPass("conv-depthwise-fusion", g.get(), &changed).ok());
   ASSERT_TRUE(changed);
-  const HostTensor* w = ConstantOf(*g, g->FindValue("e/expand_weights"), DT_FLOAT);
+  const HostTensor* w = Constant(*g, "e/expand_weights");
   ASSERT_NE(w, nullptr);
   ASSERT_EQ(w->shape().GetDims(), (std::vector<int64_t>{1, 2, 16}));
   for (int o = 0; o < 16; ++o)
     for (int i = 0; i < 2; ++i) EXPECT_EQ(w->data_as<float>()[i * 16 + o], 2 * o + i) << o << ", " << i;
-  const HostTensor* d = ConstantOf(*g, g->FindValue("d/depthwise_weights"), DT_FLOAT);
+  const HostTensor* d = Constant(*g, "d/depthwise_weights");
   ASSERT_NE(d, nullptr);
   ASSERT_EQ(d->shape().GetDims(), (std::vector<int64_t>{9, 16}));
   for (int o = 0; o < 16; ++o)
@@ -91,7 +97,7 @@ TEST(ConvDepthwiseFusionTest, NotForOtherReadersOutputsOrActivations) {
   };
   for (const std::string& text : cases) {
     bool changed = true;
-    EXPECT_EQ(test::RunPass(ConvDepthwiseFusion(), text, &changed), test::RunPass(ConvDepthwiseFusion(), text));
+    EXPECT_EQ(test::RunPass("conv-depthwise-fusion", text, &changed), test::RunPass("conv-depthwise-fusion", text));
     EXPECT_FALSE(changed) << text;
   }
 }

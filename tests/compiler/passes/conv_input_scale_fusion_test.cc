@@ -1,6 +1,5 @@
 // Conv input-scale fusion (an SE gate's Mul into the NHWC FusedConv that reads it): before/after
 // in the textual IR, and the cases where it must not fire.
-#include "compiler/passes/conv_input_scale_fusion.h"
 
 #include "pass_test_util.h"
 
@@ -14,7 +13,7 @@ input p: float32[6]
 )";
 
 std::string Fuse(const std::string& body, bool* changed = nullptr) {
-  return test::RunPass(ConvInputScaleFusion(), kHead + body, changed);
+  return test::RunPass("conv-input-scale-fusion", kHead + body, changed);
 }
 
 const char* kConv = R"({kernel_shape=[1, 1], layout="NHWC", out_channels=3, packed_weights=1})";

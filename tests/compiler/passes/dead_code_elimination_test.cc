@@ -1,5 +1,4 @@
 // Dead-code elimination: before/after in the textual IR.
-#include "compiler/passes/dead_code_elimination.h"
 
 #include "pass_test_util.h"
 
@@ -8,7 +7,7 @@ namespace {
 
 TEST(DeadCodeEliminationTest, RemovesUnreadChainsAndKeepsGraphOutputs) {
   bool changed = false;
-  EXPECT_EQ(test::RunPass(DeadCodeElimination(), R"(graph g
+  EXPECT_EQ(test::RunPass("dead-code-elimination", R"(graph g
 input x: float32[4]
 node a: y = Relu(x)
 node dead1: d1 = Neg(x)
@@ -35,7 +34,7 @@ node b: z = Neg(y)
 output z
 )";
   bool changed = true;
-  EXPECT_EQ(test::RunPass(DeadCodeElimination(), text, &changed), text);
+  EXPECT_EQ(test::RunPass("dead-code-elimination", text, &changed), text);
   EXPECT_FALSE(changed);
 }
 

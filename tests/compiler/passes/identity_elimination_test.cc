@@ -1,5 +1,4 @@
 // Identity / Dropout elimination: before/after in the textual IR.
-#include "compiler/passes/identity_elimination.h"
 
 #include "pass_test_util.h"
 
@@ -7,7 +6,7 @@ namespace ge {
 namespace {
 
 TEST(IdentityEliminationTest, RemovesIdentityAndInferenceDropout) {
-  EXPECT_EQ(test::RunPass(IdentityElimination(), R"(graph g
+  EXPECT_EQ(test::RunPass("identity-elimination", R"(graph g
 input x: float32[4]
 const no: bool[] = [0]
 node a: y = Relu(x)
@@ -28,7 +27,7 @@ output z
 // A Pad by constant zeros (PyTorch's AvgPool2d export) goes; a Pad by a non-zero or a
 // non-constant amount stays.
 TEST(IdentityEliminationTest, PadByZerosOnly) {
-  EXPECT_EQ(test::RunPass(IdentityElimination(), R"(graph g
+  EXPECT_EQ(test::RunPass("identity-elimination", R"(graph g
 input x: float32[1, 2, 3, 3]
 input p: int64[8]
 const zeros: int64[8] = [0, 0, 0, 0, 0, 0, 0, 0]
@@ -51,7 +50,7 @@ output y2
 }
 
 TEST(IdentityEliminationTest, AGraphOutputKeepsItsNameThroughTheProducer) {
-  EXPECT_EQ(test::RunPass(IdentityElimination(), R"(graph g
+  EXPECT_EQ(test::RunPass("identity-elimination", R"(graph g
 input x: float32[4]
 node a: y = Relu(x)
 node id: out = Identity(y)
@@ -80,7 +79,7 @@ node id2: y2 = Identity(y)
 output out, t, u, mask, y, y2
 )";
   bool changed = true;
-  EXPECT_EQ(test::RunPass(IdentityElimination(), text, &changed), text);
+  EXPECT_EQ(test::RunPass("identity-elimination", text, &changed), text);
   EXPECT_FALSE(changed);
 }
 

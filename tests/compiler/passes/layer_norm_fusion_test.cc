@@ -1,5 +1,4 @@
 // LayerNormalization pattern recognition: before/after in the textual IR.
-#include "compiler/passes/layer_norm_fusion.h"
 
 #include "pass_test_util.h"
 
@@ -27,7 +26,7 @@ output z
 )";
 
 TEST(LayerNormFusionTest, TheOpset16ExportBecomesOneNode) {
-  EXPECT_EQ(test::RunPass(LayerNormFusion(), kLayerNorm), R"(graph g
+  EXPECT_EQ(test::RunPass("layer-norm-fusion", kLayerNorm), R"(graph g
 input x: float32[2, 3, 4]
 const gamma: float32[4] = [1, 2, 3, 4]
 const beta: float32[4] = [0, 0.5, 0, -0.5]
@@ -39,7 +38,7 @@ output z
 
 TEST(LayerNormFusionTest, SquareAsMulAxesAsInputNoScaleNoBias) {
   // Over the two trailing axes, the square as Mul(d, d), no affine part: the scale is ones.
-  EXPECT_EQ(test::RunPass(LayerNormFusion(), R"(graph g
+  EXPECT_EQ(test::RunPass("layer-norm-fusion", R"(graph g
 input x: float32[2, 2, 3]
 const eps: float32[] = [0.001]
 node mean: m = ReduceMean(x) {axes=[-2, -1]}
@@ -62,7 +61,7 @@ output n
 TEST(LayerNormFusionTest, MustNotFire) {
   // Each variation breaks one condition: the centred value read elsewhere, a non-trailing axis,
   // an exponent of 3, and a variance that is a graph output.
-  auto unchanged = [](const std::string& text) { test::ExpectUnchanged(LayerNormFusion(), text); };
+  auto unchanged = [](const std::string& text) { test::ExpectUnchanged("layer-norm-fusion", text); };
   auto with = [](const std::string& from, const std::string& to) { return test::Replaced(kLayerNorm, from, to); };
   unchanged(with("node relu: z = Relu(y)\noutput z", "node relu: z = Relu(y)\nnode neg: e = Neg(d)\noutput z, e"));
   unchanged(with("ReduceMean(x) {axes=[-1], keepdims=1}", "ReduceMean(x) {axes=[1], keepdims=1}"));

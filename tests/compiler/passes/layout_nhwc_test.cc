@@ -1,5 +1,4 @@
 // Layout pass (NHWC): before/after in the textual IR (constants nobody reads are not printed).
-#include "compiler/passes/layout_nhwc.h"
 
 #include "pass_test_util.h"
 

@@ -1,5 +1,4 @@
 // MatMul weight packing: before/after in the textual IR.
-#include "compiler/passes/matmul_weight_packing.h"
 
 #include "pass_test_util.h"
 
@@ -8,7 +7,7 @@ namespace {
 
 TEST(MatMulWeightPackingTest, ConstantWeightsArePackedOncePerWeight) {
   // Two FusedMatMuls share w: one packing.
-  EXPECT_EQ(test::RunPass(MatMulWeightPacking(), R"(graph g
+  EXPECT_EQ(test::RunPass("matmul-weight-packing", R"(graph g
 input x: float32[3, 2]
 const w: float32[2, 2] = [1, 2, 3, 4]
 node m1: y = FusedMatMul(x, w) {activation=""}
@@ -38,7 +37,7 @@ node m3: u = MatMul(z, w)
 output u
 )";
   bool changed = true;
-  EXPECT_EQ(test::RunPass(MatMulWeightPacking(), text, &changed), text);
+  EXPECT_EQ(test::RunPass("matmul-weight-packing", text, &changed), text);
   EXPECT_FALSE(changed);
 }
 

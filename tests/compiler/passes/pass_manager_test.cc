@@ -1,6 +1,7 @@
 // The pass manager: which passes each level runs, and one graph through -O0, -O1 and -O2 (static
 // inference interleaved), in the textual IR.
-#include "compiler/passes/pass_manager.h"
+
+#include <algorithm>
 
 #include "pass_test_util.h"
 
@@ -8,11 +9,9 @@ namespace ge {
 namespace {
 
 std::vector<std::string> PassNames(int level) {
-  std::unique_ptr<PassManager> pm;
-  Status st = PassManager::Create(level, &pm);
-  EXPECT_TRUE(st.ok()) << st.message();
   std::vector<std::string> names;
-  for (const auto& p : pm->passes()) names.push_back(p->name());
+  Status st = GraphPassesOfLevel(level, &names);
+  EXPECT_TRUE(st.ok()) << st.message();
   return names;
 }
 
@@ -25,10 +24,30 @@ TEST(PassManagerTest, Levels) {
                                       "transpose-cancellation", "matmul-add-to-gemm", "layer-norm-fusion",
                                       "softmax-fusion", "attention-fusion", "matmul-fusion", "matmul-weight-packing",
                                       "conv-activation-fusion", "concat-conv-split", "dead-code-elimination"}));
-  std::unique_ptr<PassManager> pm;
-  Status st = PassManager::Create(3, &pm);
+  std::vector<std::string> names;
+  Status st = GraphPassesOfLevel(3, &names);
   EXPECT_FALSE(st.ok());
   EXPECT_EQ(st.message(), "optimization level 3 is not one of 0, 1, 2");
+}
+
+// Passes by name: every level's pass is one RunGraphPass knows, and the three that compilation
+// runs after the NHWC layout pass too; an unknown name fails listing the known ones.
+TEST(PassManagerTest, PassesByName) {
+  const std::vector<std::string> all = GraphPassNames();
+  EXPECT_TRUE(std::is_sorted(all.begin(), all.end()));
+  for (const std::string& name : PassNames(2)) EXPECT_NE(std::find(all.begin(), all.end(), name), all.end()) << name;
+  for (const char* name : {"conv-input-scale-fusion", "concat-scale-shift-fusion", "conv-depthwise-fusion"})
+    EXPECT_NE(std::find(all.begin(), all.end(), name), all.end()) << name;
+
+  auto g = test::Parse("graph g\ninput x: float32[2]\nnode r: y = Relu(x)\noutput y\n");
+  ASSERT_TRUE(g);
+  bool changed = true;
+  Status st = RunGraphPass("conv-bn-foldings", g.get(), &changed);
+  EXPECT_EQ(st.code(), Status::kInvalidArgument);
+  EXPECT_NE(st.message().find("unknown graph pass 'conv-bn-foldings'; the passes are: attention-fusion, "),
+            std::string::npos)
+      << st.message();
+  EXPECT_TRUE(changed);  // left alone on failure
 }
 
 // Identity, a Shape chain feeding a Reshape, a Conv + BatchNormalization + Relu, a cancelling

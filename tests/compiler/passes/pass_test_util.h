@@ -1,5 +1,5 @@
-// Helpers for the textual before/after pass tests: parse the text, run a pass (or static
-// inference), print the result.
+// Helpers for the textual before/after pass tests: parse the text, run a pass by name (or static
+// inference), print the result. Only the public API: ge/graph_text.h and ge/graph_passes.h.
 #ifndef GE_TESTS_COMPILER_PASSES_PASS_TEST_UTIL_H_
 #define GE_TESTS_COMPILER_PASSES_PASS_TEST_UTIL_H_
 
@@ -8,9 +8,8 @@
 #include <string>
 #include <utility>
 
-#include "compiler/passes/pass.h"
-#include "compiler/static_inference.h"
-#include "graph/graph_text.h"
+#include "ge/graph_passes.h"
+#include "ge/graph_text.h"
 
 namespace ge::test {
 
@@ -21,13 +20,13 @@ inline std::shared_ptr<Graph> Parse(const std::string& text) {
   return g;
 }
 
-// Runs the pass once on the parsed text; returns the printed result. *changed (if given)
+// Runs the named pass once on the parsed text; returns the printed result. *changed (if given)
 // says whether the pass rewrote anything; the result must verify.
-inline std::string RunPass(GraphPass&& pass, const std::string& text, bool* changed = nullptr) {
+inline std::string RunPass(const std::string& pass, const std::string& text, bool* changed = nullptr) {
   auto g = Parse(text);
   if (!g) return "";
   bool c = false;
-  Status st = pass.Run(g.get(), &c);
+  Status st = RunGraphPass(pass, g.get(), &c);
   EXPECT_TRUE(st.ok()) << st.message();
   st = g->Verify();
   EXPECT_TRUE(st.ok()) << st.message();
@@ -36,9 +35,9 @@ inline std::string RunPass(GraphPass&& pass, const std::string& text, bool* chan
 }
 
 // The pass leaves the text as it is and says it changed nothing (a must-not-fire case).
-inline void ExpectUnchanged(GraphPass&& pass, const std::string& text) {
+inline void ExpectUnchanged(const std::string& pass, const std::string& text) {
   bool changed = true;
-  EXPECT_EQ(RunPass(std::move(pass), text, &changed), text);
+  EXPECT_EQ(RunPass(pass, text, &changed), text);
   EXPECT_FALSE(changed);
 }
 

@@ -1,5 +1,4 @@
 // Transpose cancellation: before/after in the textual IR.
-#include "compiler/passes/transpose_cancellation.h"
 
 #include "pass_test_util.h"
 
@@ -8,7 +7,7 @@ namespace {
 
 TEST(TransposeCancellationTest, InversePairsCancel) {
   // NCHW -> NHWC -> NCHW; and two default (reversing) perms. t1 is also read by Relu, so it stays.
-  EXPECT_EQ(test::RunPass(TransposeCancellation(), R"(graph g
+  EXPECT_EQ(test::RunPass("transpose-cancellation", R"(graph g
 input x: float32[1, 2, 3, 4]
 input v: float32[2, 3, 4]
 node t1: a = Transpose(x) {perm=[0, 2, 3, 1]}
@@ -47,13 +46,13 @@ node t6: f = Transpose(e)
 output b, d, f
 )";
   bool changed = true;
-  EXPECT_EQ(test::RunPass(TransposeCancellation(), text, &changed), text);
+  EXPECT_EQ(test::RunPass("transpose-cancellation", text, &changed), text);
   EXPECT_FALSE(changed);
 }
 
 TEST(TransposeCancellationTest, UnitAxesOnlyBecomeReshape) {
   // [1, S, E] -> [S, 1, E] moves no data; so does a perm that moves a 1 past an unknown dim.
-  EXPECT_EQ(test::RunPass(TransposeCancellation(), R"(graph g
+  EXPECT_EQ(test::RunPass("transpose-cancellation", R"(graph g
 input x: float32[1, 5, 8]
 input u: float32[-1, 1, 4]
 node t1: a = Transpose(x) {perm=[1, 0, 2]}
@@ -80,7 +79,7 @@ node t3: c = Transpose(x) {perm=[0, 1, 2]}
 output a, b, c
 )";
   bool changed = true;
-  EXPECT_EQ(test::RunPass(TransposeCancellation(), text, &changed), text);
+  EXPECT_EQ(test::RunPass("transpose-cancellation", text, &changed), text);
   EXPECT_FALSE(changed);
 }
 

@@ -1,5 +1,6 @@
 // The textual IR: a Graph printed as text, one declaration per line, and parsed back — what
-// the compiler's pass tests are written in (before/after, MLIR-style) and what debug logs show.
+// the compiler's pass tests are written in (before/after, MLIR-style, with ge/graph_passes.h),
+// what `ge run --dump-graph` writes and what debug logs show.
 //
 //   graph small_cnn
 //   input x: float32[1, 3, 8, 8]
@@ -22,14 +23,14 @@
 //   `tensor float32[2] = [1, 2]`; subgraph attributes print as `graph NAME` and do not parse.
 // * Nodes print in topological order; an op in another domain is `Op@domain`. `#` starts a
 //   comment; blank lines are ignored.
-#ifndef GE_SRC_GRAPH_GRAPH_TEXT_H_
-#define GE_SRC_GRAPH_GRAPH_TEXT_H_
+#ifndef GE_INCLUDE_GE_GRAPH_TEXT_H_
+#define GE_INCLUDE_GE_GRAPH_TEXT_H_
 
 #include <memory>
 #include <string>
 
-#include "base/status.h"
-#include "graph/graph.h"
+#include "ge/graph.h"
+#include "ge/status.h"
 
 namespace ge {
 
@@ -44,4 +45,4 @@ Status ParseGraphText(const std::string& text, std::shared_ptr<Graph>* out);
 
 }  // namespace ge
 
-#endif  // GE_SRC_GRAPH_GRAPH_TEXT_H_
+#endif  // GE_INCLUDE_GE_GRAPH_TEXT_H_
