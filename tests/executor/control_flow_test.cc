@@ -5,7 +5,8 @@
 
 #include <cstring>
 
-#include "api/model.h"
+#include "ge/graph.h"
+#include "ge/model.h"
 
 namespace ge {
 namespace {

@@ -6,12 +6,13 @@
 #include <cstring>
 #include <filesystem>
 
-#include "api/model.h"
+#include "ge/graph.h"
+#include "ge/model.h"
 #include "compiler/memory_checker.h"
 #include "executor/compiled_model.h"
 #include "executor/sink_executor.h"
-#include "graph/npy.h"
-#include "parser/onnx/onnx_parser.h"
+#include "ge/npy.h"
+#include "ge/onnx_loader.h"
 
 namespace ge {
 namespace {

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
-#include "api/model.h"
+#include "ge/graph.h"
+#include "ge/model.h"
 #include "executor/compiled_model.h"
 #include "executor/sink_executor.h"
 

@@ -1,8 +1,8 @@
 // Graph IR: construction, topological order, verifier errors by node name, DOT output.
 #include <gtest/gtest.h>
 
-#include "graph/graph.h"
-#include "graph/npy.h"
+#include "ge/graph.h"
+#include "ge/npy.h"
 
 namespace ge {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "parser/onnx/onnx_parser.h"
+#include "ge/onnx_loader.h"
 
 namespace ge {
 namespace {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "graph/npy.h"
+#include "ge/npy.h"
 
 namespace ge {
 namespace {

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "graph/npy.h"
+#include "ge/npy.h"
 
 namespace ge {
 namespace {

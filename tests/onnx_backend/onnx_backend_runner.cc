@@ -37,10 +37,11 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
-#include "api/model.h"
+#include "ge/graph.h"
+#include "ge/model.h"
 #include "graph/tensor_seq.h"
 #include "ops/op_util.h"
-#include "parser/onnx/onnx_parser.h"
+#include "ge/onnx_loader.h"
 
 namespace fs = std::filesystem;
 

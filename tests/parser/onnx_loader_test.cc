@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "parser/onnx/onnx_parser.h"
+#include "ge/onnx_loader.h"
 
 namespace ge {
 namespace {

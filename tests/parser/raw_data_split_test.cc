@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "base/page_map.h"
-#include "parser/onnx/onnx_parser.h"
+#include "ge/onnx_loader.h"
 
 namespace ge {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "ge/ge_api.h"
 #include "ge/tensorflow_parser.h"
-#include "parser/tf/tf_parser.h"
+#include "ge/tf_loader.h"
 
 namespace ge {
 namespace {
