@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ge/graph.h"
 #include "ge/status.h"

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "ge/model.h"
 #include "base/guard_bytes.h"
 #include "ge/graph.h"
+#include "ge/model.h"
 #include "register/op_def.h"
 #include "runtime/caching_allocator.h"
 

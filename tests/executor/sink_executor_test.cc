@@ -6,11 +6,11 @@
 #include <cstring>
 #include <filesystem>
 
-#include "ge/graph.h"
-#include "ge/model.h"
 #include "compiler/memory_checker.h"
 #include "executor/compiled_model.h"
 #include "executor/sink_executor.h"
+#include "ge/graph.h"
+#include "ge/model.h"
 #include "ge/npy.h"
 #include "ge/onnx_loader.h"
 

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
-#include "ge/graph.h"
-#include "ge/model.h"
 #include "executor/compiled_model.h"
 #include "executor/sink_executor.h"
+#include "ge/graph.h"
+#include "ge/model.h"
 
 namespace ge {
 namespace {

@@ -39,9 +39,9 @@
 #include "acl/acl_rt.h"
 #include "ge/graph.h"
 #include "ge/model.h"
+#include "ge/onnx_loader.h"
 #include "graph/tensor_seq.h"
 #include "ops/op_util.h"
-#include "ge/onnx_loader.h"
 
 namespace fs = std::filesystem;
 

@@ -12,8 +12,8 @@
 
 #include <fmt/ranges.h>
 
-#include "opapi_test_util.h"
 #include "ge/onnx_loader.h"
+#include "opapi_test_util.h"
 #include "register/fallback_hook.h"
 #include "register/op_def.h"
 

@@ -1,15 +1,8 @@
-// The pass manager: runs the graph optimizer at a level, like ONNX Runtime's:
-//   -O0  no optimization: static inference only — shapes, folding of nodes whose inputs are all
-//        constants and shape-chain folding (shape_folding.h), which decide what is static and
-//        so what can be sunk, and which compilation therefore always does;
-//   -O1  basic: identity/Dropout elimination, common-subexpression elimination, dead-code
-//        elimination;
-//   -O2  (default) adds the fusions: Conv+BatchNormalization folding, Transpose cancellation,
-//        MatMul+Add -> Gemm, LayerNormalization and Softmax pattern recognition, MatMul/Gemm (+ bias,
-//        residual, activation) -> FusedMatMul, Conv (+ residual Add) + activation -> FusedConv.
-// Passes interleave with static inference: the fusions need shapes and constants, and a round
-// that changed the graph is followed by inference again (new constants fold, new nodes get
-// shapes), until nothing changes. GE_LOG_LEVEL=debug logs every rewrite.
+// The pass manager: runs the graph optimizer at a level (the levels and their passes are
+// described with the public API, ge/graph_passes.h). Passes interleave with static inference:
+// the fusions need shapes and constants, and a round that changed the graph is followed by
+// inference again (new constants fold, new nodes get shapes), until nothing changes.
+// GE_LOG_LEVEL=debug logs every rewrite.
 #ifndef GE_SRC_COMPILER_PASSES_PASS_MANAGER_H_
 #define GE_SRC_COMPILER_PASSES_PASS_MANAGER_H_
 
