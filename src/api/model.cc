@@ -73,7 +73,7 @@ double NodeMacs(const Graph& g, const Node& node) {
   const Shape& y = g.value(node.outputs[0]).desc.shape;
   if (!a.IsStatic() || !y.IsStatic() || a.GetDimNum() < 1) return -1;
   const double out = static_cast<double>(y.GetShapeSize());
-  if (node.type == "Conv" || node.type == "FusedConv") {
+  if (node.type == "Conv" || node.type == "FusedConv" || node.type == "FusedConvRowMeans") {
     const auto* layout = node.GetAttr<std::string>("layout");
     const bool nhwc = layout && *layout == "NHWC";
     if (a.GetDimNum() < 3) return -1;
@@ -103,8 +103,8 @@ double Model::Flops() const {
   double macs = 0;
   for (size_t n = 0; n < g.num_nodes(); ++n) {
     const Node& node = g.node(static_cast<NodeId>(n));
-    if (node.type != "Conv" && node.type != "FusedConv" && node.type != "MatMul" && node.type != "Gemm" &&
-        node.type != "FusedMatMul")
+    if (node.type != "Conv" && node.type != "FusedConv" && node.type != "FusedConvRowMeans" && node.type != "MatMul" &&
+        node.type != "Gemm" && node.type != "FusedMatMul")
       continue;
     const double m = NodeMacs(g, node);
     if (m < 0) return 0;

@@ -51,6 +51,9 @@ Status Optimize(Graph* graph, const CompileOptions& options, CompiledGraph* out)
       if (dw_env && std::string(dw_env) == "1" &&
           gert::DefaultOpImplSpaceRegistryV2::GetInstance().GetSpaceRegistry()->GetOpImpl("FusedConvDw") != nullptr)
         GE_RETURN_IF_ERROR(RunGraphPass("conv-depthwise-fusion", graph, &fused));  // inverted residual blocks
+      const char* row_means_env = std::getenv("GE_CONV_ROW_MEANS");                // =0: off, for comparisons
+      if (!row_means_env || std::string(row_means_env) != "0")
+        GE_RETURN_IF_ERROR(RunGraphPass("conv-row-mean-fusion", graph, &fused));  // after: it renames FusedConvs
       // The shape chains of a dynamic batch's channel shuffles (Shape -> Gather -> Concat), whose
       // Reshapes the layout pass gave constant NHWC targets, and their NCHW conversions are dead.
       GE_RETURN_IF_ERROR(RunGraphPass("dead-code-elimination", graph, &fused));

@@ -99,7 +99,8 @@ Status BuildPlannerInput(const Graph& graph, const std::vector<NodeId>& order, P
     // The fused ops' residual Z (input 3) is read element for element where Y is written (the
     // NHWC conv and the matmul add it as oneDNN's sum post-op on Y): Y may overwrite it.
     const auto* layout = node.GetAttr<std::string>("layout");
-    bool residual_in_place = (node.type == "FusedMatMul" || (node.type == "FusedConv" && layout && *layout == "NHWC"));
+    bool residual_in_place = node.type == "FusedMatMul" || node.type == "FusedConvRowMeans" ||
+                             (node.type == "FusedConv" && layout && *layout == "NHWC");
     // ...unless Z is also another input (a conv whose input is its own residual reads its neighbours).
     if (residual_in_place && node.inputs.size() > 3 && IsPlanned(graph, node.inputs[3]) && !node.outputs.empty() &&
         node.outputs[0] != kNoValue && std::count(node.inputs.begin(), node.inputs.end(), node.inputs[3]) == 1) {

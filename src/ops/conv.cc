@@ -292,6 +292,10 @@ ge::graphStatus FusedInferShape(gert::InferShapeContext* ctx) {
       return InferFail(fmt::format("expected the input scale S to be [N or 1, 1, 1, {}] on an NHWC FusedConv, got {}",
                                    c, ShapeToString(*sc)));
   }
+  if (ctx->GetComputeNodeOutputNum() > 1) {  // R: Y's row means (FusedConvRowMeans, NHWC only)
+    if (!nhwc) return InferFail("the row means R are only for the NHWC layout");
+    *ctx->GetOutputShape(1) = gert::Shape({out->GetDim(0), out->GetDim(1), 1, out->GetDim(3)});
+  }
   const gert::Shape* z = ctx->GetInputShape(3);  // the residual is read element for element
   bool z_ok = z == nullptr || z->GetDimNum() == out->GetDimNum();
   for (size_t i = 0; z_ok && z && i < out->GetDimNum(); ++i)
@@ -307,6 +311,7 @@ struct NhwcTiling {
   int32_t has_bias, has_z;
   int32_t has_s, s_per_image;  // input S (X's per-channel scale) present; one per image
   int32_t y_index;             // Y's argument index: the node's input count (absent optional inputs included)
+  int32_t has_r;               // output R (Y's row means) present, at y_index + 1
   int64_t images;
   const DnnlConvPlan* plan;  // process-wide cache (ops/dnnl_conv.h): valid for the process
 };
@@ -342,6 +347,7 @@ ge::graphStatus FusedTiling(gert::TilingContext* ctx) {
   const auto* a = ctx->GetAttrs();
   if (!IsNhwc(a)) {
     if (ctx->GetInputShape(4) != nullptr) return InferFail("the input scale S is only for the NHWC layout");
+    if (ctx->GetComputeNodeOutputNum() > 1) return InferFail("the row means R are only for the NHWC layout");
     ConvTiling t{};
     t.y_index = static_cast<int32_t>(ctx->GetComputeNodeInputNum());  // Y follows the last input (Z, or S when padded)
     t.has_z = ctx->GetInputShape(3) != nullptr;
@@ -366,6 +372,7 @@ ge::graphStatus FusedTiling(gert::TilingContext* ctx) {
   t.has_z = p.has_z;
   t.images = p.n;
   t.y_index = static_cast<int32_t>(ctx->GetComputeNodeInputNum());
+  t.has_r = ctx->GetComputeNodeOutputNum() > 1;
   if (const gert::StorageShape* sc = ctx->GetInputShape(4)) {
     const gert::Shape& ss = sc->GetStorageShape();
     if (ss.GetDimNum() != 4 || ss.GetDim(1) != 1 || ss.GetDim(2) != 1 || ss.GetDim(3) != p.c ||
@@ -426,7 +433,8 @@ void FusedKernel(const aclrtKernelArgs* args) {
                 static_cast<const float*>(args->addrs[1]), static_cast<const float*>(args->addrs[2]),
                 t.has_z ? static_cast<const float*>(args->addrs[3]) : nullptr,
                 static_cast<float*>(args->addrs[t.y_index]),
-                t.has_s ? static_cast<const float*>(args->addrs[4]) : nullptr, t.s_per_image != 0);
+                t.has_s ? static_cast<const float*>(args->addrs[4]) : nullptr, t.s_per_image != 0,
+                t.has_r ? static_cast<float*>(args->addrs[t.y_index + 1]) : nullptr);
     return;
   }
   Kernel(args);
@@ -472,27 +480,41 @@ void AddFusedConvAttrs(OpDef* op, const char* layout) {
   op->Attr("packed_weights").AttrType(OPTIONAL).Int(0);
 }
 
+// FusedConv and FusedConvRowMeans: the same inputs, attributes and functions; the second adds R.
+void DefineFusedConv(OpDef* op, const char* layout, bool row_means) {
+  op->Input("X").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+  op->Input("W").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+  op->Input("B").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
+  op->Input("Z").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
+  // NHWC only: X's per-channel scale, [N or 1, 1, 1, C] (conv-input-scale-fusion: Y = conv(X * S)).
+  op->Input("S").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
+  op->Output("Y").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+  if (row_means) op->Output("R").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+  AddFusedConvAttrs(op, layout);
+  op->SetInferShape(FusedInferShape);
+  op->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
+  op->AICore().SetTiling(FusedTiling).SetKernel(FusedKernel).AddConfig("ascend910b");
+}
+
 // Conv + bias + residual Z + activation: Y = activation(conv(X, W) + B + Z). Made by the fusion
 // passes, never by a frontend. layout "NHWC" (set by the layout pass): X, Z and Y are NHWC and W
 // holds weights packed for the oneDNN primitive (packed_weights = 1; out_channels and
 // kernel_shape then give the logical weight shape).
 class FusedConv : public OpDef {
  public:
-  explicit FusedConv(const char* name) : OpDef(name) {
-    this->Input("X").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
-    this->Input("W").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
-    this->Input("B").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
-    this->Input("Z").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
-    // NHWC only: X's per-channel scale, [N or 1, 1, 1, C] (conv-input-scale-fusion: Y = conv(X * S)).
-    this->Input("S").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
-    this->Output("Y").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
-    AddFusedConvAttrs(this, "NCHW");
-    this->SetInferShape(FusedInferShape);
-    this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
-    this->AICore().SetTiling(FusedTiling).SetKernel(FusedKernel).AddConfig("ascend910b");
-  }
+  explicit FusedConv(const char* name) : OpDef(name) { DefineFusedConv(this, "NCHW", false); }
 };
 OP_ADD(FusedConv);
+
+// An NHWC FusedConv that also gives the mean of each of Y's rows, R [N, OH, 1, M], computed by
+// each block over the rows it has just written (conv-row-mean-fusion: a global average pool of Y
+// then reads these OH x M floats instead of Y). R is not an optional output of FusedConv so that
+// the passes that match a FusedConv by its single output never see a padded second one.
+class FusedConvRowMeans : public OpDef {
+ public:
+  explicit FusedConvRowMeans(const char* name) : OpDef(name) { DefineFusedConv(this, "NHWC", true); }
+};
+OP_ADD(FusedConvRowMeans);
 
 #ifdef GE_HAVE_DNNL
 // Registered only where the NHWC path exists: the layout pass converts convolutions only then.

@@ -114,6 +114,7 @@ struct DnnlConvPlan {
   memory::desc w_md, b_md;   // row blocks' (whole weights)
   int64_t x_image, y_image;  // floats per image
   int64_t m = 0;             // output channels (the channel blocks' output stride)
+  int64_t ow = 0;            // output row width in pixels
   int64_t c = 0;             // input channels
   // A strided 1x1 convolution planned as a stride-1 one over the pixels it reads (Subsampled):
   // each block gathers its rows (every sh-th row, every sw-th pixel of a row w wide) first.
@@ -362,6 +363,7 @@ std::unique_ptr<DnnlConvPlan> BuildPlanFor(const DnnlConvParams& p, uint32_t max
   plan->x_image = p.h * p.w * p.c;
   plan->y_image = p.oh * p.ow * p.m;
   plan->m = p.m;
+  plan->ow = p.ow;
   plan->c = p.c;
   plan->own_swish = OwnSwish(p);
   if (ChannelSplit(p) && BuildChannelBlocks(p, plan.get())) return plan;
@@ -465,10 +467,47 @@ const float* BlockInput(const DnnlConvPlan* plan, const Block& b, int64_t i, con
   }
   return gathered.data();
 }
+
+// The means of `rows` output rows of ow pixels (`stride` floats apart) over channels [0, mc):
+// out[r * out_stride + ch]. Run by each block on the rows it just wrote (still in its caches);
+// per row, 4 vectors of channels at a time accumulate in registers over the row's pixels.
+using V16 = float __attribute__((vector_size(64)));
+template <int kVecs>
+inline void RowMeanVecs(const float* y, int64_t ow, int64_t stride, float inv, float* out) {
+  V16 acc[kVecs] = {};
+  for (int64_t q = 0; q < ow; ++q)
+    for (int v = 0; v < kVecs; ++v) {
+      V16 x;
+      __builtin_memcpy(&x, y + q * stride + 16 * v, sizeof(x));
+      acc[v] += x;
+    }
+  for (int v = 0; v < kVecs; ++v) {
+    const V16 m = acc[v] * inv;
+    __builtin_memcpy(out + 16 * v, &m, sizeof(m));
+  }
+}
+
+void RowMeans(const float* y, int64_t rows, int64_t ow, int64_t stride, int64_t mc, float* out, int64_t out_stride) {
+  const float inv = 1.f / static_cast<float>(ow);
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* yr = y + r * ow * stride;
+    float* o = out + r * out_stride;
+    int64_t c0 = 0;
+    for (; c0 + 64 <= mc; c0 += 64) RowMeanVecs<4>(yr + c0, ow, stride, inv, o + c0);
+    for (; c0 + 16 <= mc; c0 += 16) RowMeanVecs<1>(yr + c0, ow, stride, inv, o + c0);
+    for (; c0 < mc; ++c0) {
+      float acc = 0.f;
+      for (int64_t q = 0; q < ow; ++q) acc += yr[q * stride + c0];
+      o[c0] = acc * inv;
+    }
+  }
+}
 }  // namespace
 
 void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, int64_t images, const float* x, const float* w,
-                 const float* bias, const float* z, float* y, const float* x_scale, bool scale_per_image) {
+                 const float* bias, const float* z, float* y, const float* x_scale, bool scale_per_image,
+                 float* row_means) {
+  const int64_t rm_image = plan->y_image / plan->ow;  // floats of R per image: OH x M
   const Block& b = plan->blocks[block];
   BoundArgs& a = BindArgs(&b, b.x_md, b.w_md, bias ? &b.b_md : nullptr, b.y_md, b.scratch_md);
   a.weights->set_data_handle(const_cast<float*>(w + b.w_off));
@@ -490,6 +529,8 @@ void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, int64_t images, const
       b.prim.execute(ThreadStream(), a.args);
       if (plan->own_swish) VecSilu(ys.data(), ys.data(), static_cast<int64_t>(b.y_count));
       for (int64_t q = 0; q < pixels; ++q) std::memcpy(yi + q * plan->m, ys.data() + q * b.mb, row_bytes);
+      if (row_means)
+        RowMeans(ys.data(), pixels / plan->ow, plan->ow, b.mb, b.mb, row_means + i * rm_image + b.m_off, plan->m);
     }
     return;
   }
@@ -512,6 +553,11 @@ void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, int64_t images, const
       }
       b.prim.execute(st, a.args);
       b.y_out.execute(st, yb, yn);
+      if (row_means) {
+        const int64_t row = plan->ow * plan->m;
+        RowMeans(y + i * plan->y_image + b.y_off, static_cast<int64_t>(b.y_count) / row, plan->ow, plan->m, plan->m,
+                 row_means + i * rm_image + b.y_off / plan->ow, plan->m);
+      }
     }
     return;
   }
@@ -523,6 +569,11 @@ void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, int64_t images, const
     a.dst->set_data_handle(yb);
     b.prim.execute(ThreadStream(), a.args);
     if (plan->own_swish) VecSilu(yb, yb, static_cast<int64_t>(b.y_count));
+    if (row_means) {
+      const int64_t row = plan->ow * plan->m;
+      RowMeans(yb, static_cast<int64_t>(b.y_count) / row, plan->ow, plan->m, plan->m,
+               row_means + i * rm_image + b.y_off / plan->ow, plan->m);
+    }
   }
 }
 
@@ -570,7 +621,7 @@ bool DnnlConvSupported(const DnnlConvParams&) { return false; }
 const DnnlConvPlan* GetDnnlConvPlan(const DnnlConvParams&, uint32_t) { return nullptr; }
 uint32_t DnnlConvPlanBlocks(const DnnlConvPlan*) { return 0; }
 void RunDnnlConv(const DnnlConvPlan*, uint32_t, int64_t, const float*, const float*, const float*, const float*, float*,
-                 const float*, bool) {}
+                 const float*, bool, float*) {}
 size_t PackedConvWeightsSize(const DnnlConvParams&) { return 0; }
 bool PackConvWeights(const DnnlConvParams&, const float*, float*) { return false; }
 

@@ -66,7 +66,7 @@ uint32_t DnnlConvPlanBlocks(const DnnlConvPlan* plan);
 // multiplies the input first, X * S: the block scales its own input rows into a per-thread buffer.
 void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, int64_t images, const float* x, const float* w,
                  const float* bias, const float* z, float* y, const float* x_scale = nullptr,
-                 bool scale_per_image = false);
+                 bool scale_per_image = false, float* row_means = nullptr);
 // Floats in the packed weights of p (0 when unsupported); packs OIHW weights (group-major as in
 // ONNX: [M, C/group, kh, kw]) into that layout.
 size_t PackedConvWeightsSize(const DnnlConvParams& p);

@@ -29,13 +29,16 @@ CNNS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezene
 # targets at run time.
 # densenet_tiny: torchvision's DenseNet at 32x32 (growth 8, blocks of 3 and 4 layers): each
 # layer's Concat -> BatchNormalization -> Relu, run as one ConcatScaleShift at -O2.
+# pool_tail: a 40-channel 64x64 convolution, its global average pool and max pool: the global
+# pool reads the row means the convolution's blocks compute (conv-row-mean-fusion), 40 channels
+# being two vectors of 16 and 8 single floats (ops/dnnl_conv.cc).
 SMALL = ["mobilenet_v3_small", "squeezenet1_0", "mobilenet_v3_small_dynbatch", "resnet_tail", "resnet_tail_dynbatch",
-         "vit_tiny", "vit_tiny_dynbatch"]
+         "vit_tiny", "vit_tiny_dynbatch", "pool_tail"]
 
 
 def all_models():
     return (CNNS + [m + "_dynbatch" for m in CNNS] + ["resnet_tail", "resnet_tail_dynbatch", "vit_tiny", "vit_tiny_dynbatch"] +
-            ["densenet_tiny", "densenet_tiny_dynbatch", "encoder", "encoder_dynseq"])
+            ["densenet_tiny", "densenet_tiny_dynbatch", "pool_tail", "encoder", "encoder_dynseq"])
 
 
 def condition(model, in_shape):
@@ -70,6 +73,23 @@ def build(name):
     torch.manual_seed(SEED)
     g = torch.Generator().manual_seed(1234)
     base = name.replace("_dynbatch", "")
+    if base == "pool_tail":
+        in_shape = (1, 3, 64, 64)
+
+        class PoolTail(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(3, 40, 3, padding=1)
+                self.fc = nn.Linear(80, 10)
+
+            def forward(self, x):
+                y = torch.relu(self.conv(x))
+                g = torch.flatten(nn.functional.adaptive_avg_pool2d(y, 1), 1)
+                m = torch.flatten(nn.functional.max_pool2d(y, 2).mean((2, 3)), 1)
+                return self.fc(torch.cat([g, m], 1))
+
+        model = condition(PoolTail(), in_shape)
+        return model, [torch.randn(*in_shape, generator=g)], "input", "output", None
     if base in CNNS or base in ("resnet_tail", "vit_tiny", "densenet_tiny"):
         import torchvision.models as tvm
         in_shape = (1, 3, 224, 224)

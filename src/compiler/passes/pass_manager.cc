@@ -13,6 +13,7 @@
 #include "compiler/passes/conv_bn_folding.h"
 #include "compiler/passes/conv_depthwise_fusion.h"
 #include "compiler/passes/conv_input_scale_fusion.h"
+#include "compiler/passes/conv_row_mean_fusion.h"
 #include "compiler/passes/dead_code_elimination.h"
 #include "compiler/passes/identity_elimination.h"
 #include "compiler/passes/layer_norm_fusion.h"
@@ -55,6 +56,7 @@ constexpr PassEntry kPasses[] = {
     {"conv-bn-folding", nullptr, Make<ConvBnFolding>},
     {"conv-depthwise-fusion", "FusedConvDw", Make<ConvDepthwiseFusion>},
     {"conv-input-scale-fusion", "FusedConv", Make<ConvInputScaleFusion>},
+    {"conv-row-mean-fusion", "FusedConvRowMeans", Make<ConvRowMeanFusion>},
     {"dead-code-elimination", nullptr, Make<DeadCodeElimination>},
     {"identity-elimination", nullptr, Make<IdentityElimination>},
     {"layer-norm-fusion", nullptr, Make<LayerNormFusion>},
