@@ -502,12 +502,17 @@ void RowMeans(const float* y, int64_t rows, int64_t ow, int64_t stride, int64_t 
     }
   }
 }
+// A row block's rows of image i, written at yb: their means into R (OH x M floats per image).
+void BlockRowMeans(const DnnlConvPlan* plan, const Block& b, int64_t i, const float* yb, float* row_means) {
+  const int64_t row = plan->ow * plan->m;
+  RowMeans(yb, static_cast<int64_t>(b.y_count) / row, plan->ow, plan->m, plan->m,
+           row_means + (i * plan->y_image + b.y_off) / plan->ow, plan->m);
+}
 }  // namespace
 
 void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, int64_t images, const float* x, const float* w,
                  const float* bias, const float* z, float* y, const float* x_scale, bool scale_per_image,
                  float* row_means) {
-  const int64_t rm_image = plan->y_image / plan->ow;  // floats of R per image: OH x M
   const Block& b = plan->blocks[block];
   BoundArgs& a = BindArgs(&b, b.x_md, b.w_md, bias ? &b.b_md : nullptr, b.y_md, b.scratch_md);
   a.weights->set_data_handle(const_cast<float*>(w + b.w_off));
@@ -529,8 +534,9 @@ void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, int64_t images, const
       b.prim.execute(ThreadStream(), a.args);
       if (plan->own_swish) VecSilu(ys.data(), ys.data(), static_cast<int64_t>(b.y_count));
       for (int64_t q = 0; q < pixels; ++q) std::memcpy(yi + q * plan->m, ys.data() + q * b.mb, row_bytes);
-      if (row_means)
-        RowMeans(ys.data(), pixels / plan->ow, plan->ow, b.mb, b.mb, row_means + i * rm_image + b.m_off, plan->m);
+      if (row_means)  // R per image: OH x M floats, this block's mb channels of each row
+        RowMeans(ys.data(), pixels / plan->ow, plan->ow, b.mb, b.mb,
+                 row_means + i * (plan->y_image / plan->ow) + b.m_off, plan->m);
     }
     return;
   }
@@ -553,11 +559,7 @@ void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, int64_t images, const
       }
       b.prim.execute(st, a.args);
       b.y_out.execute(st, yb, yn);
-      if (row_means) {
-        const int64_t row = plan->ow * plan->m;
-        RowMeans(y + i * plan->y_image + b.y_off, static_cast<int64_t>(b.y_count) / row, plan->ow, plan->m, plan->m,
-                 row_means + i * rm_image + b.y_off / plan->ow, plan->m);
-      }
+      if (row_means) BlockRowMeans(plan, b, i, y + i * plan->y_image + b.y_off, row_means);
     }
     return;
   }
@@ -569,11 +571,7 @@ void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, int64_t images, const
     a.dst->set_data_handle(yb);
     b.prim.execute(ThreadStream(), a.args);
     if (plan->own_swish) VecSilu(yb, yb, static_cast<int64_t>(b.y_count));
-    if (row_means) {
-      const int64_t row = plan->ow * plan->m;
-      RowMeans(yb, static_cast<int64_t>(b.y_count) / row, plan->ow, plan->m, plan->m,
-               row_means + i * rm_image + b.y_off / plan->ow, plan->m);
-    }
+    if (row_means) BlockRowMeans(plan, b, i, yb, row_means);
   }
 }
 

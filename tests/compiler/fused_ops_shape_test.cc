@@ -30,6 +30,18 @@ output y
   EXPECT_NE(msg.find("node 'conv' (FusedConv)"), std::string::npos) << msg;
 }
 
+// R (the row means) exists only for the NHWC layout, where the oneDNN blocks compute it.
+TEST(FusedOpsShapes, FusedConvRowMeansInNchw) {
+  std::string msg = CompileError(R"(graph g
+input x: float32[1, 2, 4, 4]
+const w: float32[2, 2, 1, 1] = [1, 0, 0, 1]
+node conv: y, r = FusedConvRowMeans(x, w) {layout="NCHW"}
+output y, r
+)");
+  EXPECT_NE(msg.find("node 'conv' (FusedConvRowMeans)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("the row means R are only for the NHWC layout"), std::string::npos) << msg;
+}
+
 TEST(FusedOpsShapes, FusedMatMulResidualAndBiasOfAnotherShape) {
   std::string msg = CompileError(R"(graph g
 input a: float32[2, 3]

@@ -29,9 +29,10 @@ CNNS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezene
 # targets at run time.
 # densenet_tiny: torchvision's DenseNet at 32x32 (growth 8, blocks of 3 and 4 layers): each
 # layer's Concat -> BatchNormalization -> Relu, run as one ConcatScaleShift at -O2.
-# pool_tail: a 40-channel 64x64 convolution, its global average pool and max pool: the global
-# pool reads the row means the convolution's blocks compute (conv-row-mean-fusion), 40 channels
-# being two vectors of 16 and 8 single floats (ops/dnnl_conv.cc).
+# pool_tail: global average pools of a 3x3 64 -> 64 convolution (Winograd row blocks) and of a
+# 1x1 one to 40 channels, and a max pool: the global pools read the row means the convolutions'
+# blocks compute (conv-row-mean-fusion), 40 channels being two vectors of 16 and 8 single floats
+# (ops/dnnl_conv.cc).
 SMALL = ["mobilenet_v3_small", "squeezenet1_0", "mobilenet_v3_small_dynbatch", "resnet_tail", "resnet_tail_dynbatch",
          "vit_tiny", "vit_tiny_dynbatch", "pool_tail"]
 
@@ -74,19 +75,24 @@ def build(name):
     g = torch.Generator().manual_seed(1234)
     base = name.replace("_dynbatch", "")
     if base == "pool_tail":
-        in_shape = (1, 3, 64, 64)
+        in_shape = (1, 3, 32, 32)
 
         class PoolTail(nn.Module):
             def __init__(self):
                 super().__init__()
-                self.conv = nn.Conv2d(3, 40, 3, padding=1)
-                self.fc = nn.Linear(80, 10)
+                self.conv1 = nn.Conv2d(3, 64, 3, padding=1)
+                self.conv2 = nn.Conv2d(64, 64, 3, padding=1)  # Winograd row blocks
+                self.conv3 = nn.Conv2d(64, 40, 1)
+                self.fc = nn.Linear(144, 10)
 
             def forward(self, x):
-                y = torch.relu(self.conv(x))
-                g = torch.flatten(nn.functional.adaptive_avg_pool2d(y, 1), 1)
-                m = torch.flatten(nn.functional.max_pool2d(y, 2).mean((2, 3)), 1)
-                return self.fc(torch.cat([g, m], 1))
+                y1 = torch.relu(self.conv1(x))
+                y2 = torch.relu(self.conv2(y1))
+                y3 = torch.relu(self.conv3(y2))
+                g2 = torch.flatten(nn.functional.adaptive_avg_pool2d(y2, 1), 1)
+                g3 = torch.flatten(nn.functional.adaptive_avg_pool2d(y3, 1), 1)
+                m = torch.flatten(nn.functional.max_pool2d(y3, 2).mean((2, 3)), 1)
+                return self.fc(torch.cat([g2, g3, m], 1))
 
         model = condition(PoolTail(), in_shape)
         return model, [torch.randn(*in_shape, generator=g)], "input", "output", None
