@@ -3,6 +3,7 @@
 // define: one OpDef class parameterized by the op code. create: same-shape inference (bool
 // output for Not/IsNaN/IsInf), tiling = block split of the elements. run: one SPMD kernel.
 #include <cmath>
+#include <type_traits>
 
 #include "kernels/elementwise.h"
 #include "ops/op_util.h"
@@ -71,6 +72,18 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
 // ---- run -------------------------------------------------------------------------------------
 using kernels::MapElements;
 
+// Two's-complement negation, as ONNX defines it for integers: -INT_MIN wraps to INT_MIN instead
+// of overflowing (undefined behaviour on a signed type).
+template <typename T>
+T WrapNeg(T v) {
+  if constexpr (std::is_signed_v<T>) {
+    using Un = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<Un>(Un{0} - static_cast<Un>(v)));
+  } else {
+    return static_cast<T>(-v);
+  }
+}
+
 template <typename T>
 void RunInt(U op, const T* x, T* y, int64_t b, int64_t e) {
   if constexpr (std::is_same_v<T, bool>) {
@@ -80,11 +93,11 @@ void RunInt(U op, const T* x, T* y, int64_t b, int64_t e) {
   switch (op) {
     case U::kAbs:
       if constexpr (std::is_signed_v<T>)
-        MapElements(x, y, b, e, [](T v) { return v < 0 ? T(-v) : v; });
+        MapElements(x, y, b, e, [](T v) { return v < 0 ? WrapNeg(v) : v; });
       else
         MapElements(x, y, b, e, [](T v) { return v; });
       break;
-    case U::kNeg: MapElements(x, y, b, e, [](T v) { return T(-v); }); break;
+    case U::kNeg: MapElements(x, y, b, e, [](T v) { return WrapNeg(v); }); break;
     case U::kSign: MapElements(x, y, b, e, [](T v) { return T(v > 0 ? 1 : (v < T(0) ? -1 : 0)); }); break;
     case U::kNot: MapElements(x, y, b, e, [](T v) { return T(!v); }); break;
     default: break;
