@@ -106,10 +106,17 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
                        ctx->GetAttrs(), &t))
     return ge::GRAPH_FAILED;
   t.has_bias = ctx->GetInputShape(2) != nullptr;
-  uint32_t blocks = ChooseBlockDim(ctx, t.n * t.group * t.mg * t.k * t.p * t.cg, 1 << 16);
-  blocks = static_cast<uint32_t>(std::min<int64_t>(blocks, std::max<int64_t>(1, t.n * t.group)));
+  // Checked: the model's dims may multiply past int64 (UBSan, onnx_model harness).
+  int64_t units = 0, col = 0, work = 0, ws = 0;
+  if (!ge::CheckedMul(t.n, t.group, &units) || !ge::CheckedMul(t.mg, t.k, &col) || !ge::CheckedMul(col, t.p, &col) ||
+      !ge::CheckedMul(units, col, &work) || !ge::CheckedMul(work, t.cg, &work))
+    return InferFail("the work of this ConvTranspose (N x C x M/group x kernel x input pixels) exceeds int64");
+  uint32_t blocks = ChooseBlockDim(ctx, work, 1 << 16);
+  blocks = static_cast<uint32_t>(std::min<int64_t>(blocks, std::max<int64_t>(1, units)));
+  if (!ge::CheckedMul<int64_t>(col, static_cast<int64_t>(blocks) * static_cast<int64_t>(sizeof(float)), &ws))
+    return InferFail("the column workspace of this ConvTranspose (M/group x kernel x input pixels) exceeds int64");
   ctx->SetBlockDim(blocks);
-  ctx->GetWorkspaceSizes(1)[0] = static_cast<size_t>(blocks) * t.mg * t.k * t.p * sizeof(float);
+  ctx->GetWorkspaceSizes(1)[0] = static_cast<size_t>(ws);
   return SetTiling(ctx, t);
 }
 

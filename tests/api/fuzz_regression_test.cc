@@ -668,6 +668,24 @@ TEST(FuzzRegression, MaxUnpoolNeedsPositiveOutputDims) {
       << st.message();
 }
 
+// ConvTranspose's tiling multiplied N x C x M/group x kernel x input pixels unchecked: a
+// 1x1x2147483647x3 input with an output_shape of 2^40 overflowed int64 (UBSan, onnx_model
+// harness). The product is checked and the node fails with the reason.
+TEST(FuzzRegression, ConvTransposeWorkOverflowIsAnError) {
+  auto m = NewModel();
+  auto* g = m.mutable_graph();
+  AddInput(g, "X", onnx::TensorProto::FLOAT, {1, 1, 2147483647, 3});
+  auto* n = AddNode(g, "ConvTranspose", {"X", "X"}, {"Y"});
+  IntsAttr(n, "output_shape", {3, int64_t{1} << 40});
+  IntsAttr(n, "strides", {3, 2});
+  AddOutput(g, "Y", onnx::TensorProto::FLOAT, 4);
+  Status st = LoadAndCompile(m);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("the work of this ConvTranspose (N x C x M/group x kernel x input pixels) exceeds int64"),
+            std::string::npos)
+      << st.message();
+}
+
 // TfIdfVectorizer's tiling made a weights vector of out_dim floats (largest ngram index + 1): an
 // index of 2^40 allocated 4 TiB on the host before anything checked it (out of memory under
 // ASan, onnx_model harness). Only given weights are kept; the 4 TiB output is the device
