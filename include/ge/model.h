@@ -88,8 +88,9 @@ class Model {
   // call (in execution order) and clears the totals.
   Status SetProfiling(bool on);
   Status TakeProfile(OpProfile* out);
-  // The model's FLOPs, 2 * multiply-accumulates of its Conv, FusedConv, MatMul, Gemm and
-  // FusedMatMul nodes from the compiled graph's static shapes; 0 when none or a shape is dynamic.
+  // The model's FLOPs, 2 * multiply-accumulates of the nodes whose OpDef declares a MacsRule
+  // (Conv, FusedConv, FusedConvRowMeans, MatMul, Gemm, FusedMatMul), from the compiled graph's
+  // static shapes; 0 when none or a shape is dynamic.
   double Flops() const;
   const Graph& graph() const;  // after every pass
   std::vector<TensorInfo> inputs() const;

@@ -252,16 +252,35 @@ class OpDef {
   // Output `output` is input `input`'s bytes reinterpreted, unchanged (Reshape, Squeeze,
   // Identity): when dtype and size match, no buffer and no task are planned for it.
   OpDef& OutputView(uint32_t output, uint32_t input) {
-    views_.push_back({output, input});
+    views_.push_back({output, input, "", ""});
     return *this;
   }
   // Output `output` may be written over input `input` when both have the same dtype and shape:
   // the kernel reads element i of the input before writing element i of the output, and no
   // other element of it (elementwise ops, activations).
   OpDef& OutputInplace(uint32_t output, uint32_t input) {
-    inplaces_.push_back({output, input});
+    inplaces_.push_back({output, input, "", ""});
     return *this;
   }
+  // The same, only for nodes whose string attribute `attr` (or its declared default) is `value`:
+  // FusedConv's residual Z in the NHWC layout, where oneDNN's sum post-op accumulates onto it.
+  // A kernel that reads input `input` element for element but another input fully (a conv whose
+  // X is also its residual) is not in place: the planner skips a value given to two inputs
+  // unless both are declared.
+  OpDef& OutputInplace(uint32_t output, uint32_t input, const char* attr, const char* value) {
+    inplaces_.push_back({output, input, attr, value});
+    return *this;
+  }
+  // How Model::Flops counts this op's multiply-accumulates from static shapes (2 flops each):
+  // kConvolution: |Y| x C/group x kernel size (C from X in the node's "layout", kernel from
+  // "kernel_shape" or W [M, C/group, k...]); kMatMul: |Y| x K, K being A's last dim (the first
+  // with "transA" and a rank-2 A). kNone (the default): not counted.
+  enum class MacsRule { kNone, kConvolution, kMatMul };
+  OpDef& Macs(MacsRule rule) {
+    macs_ = rule;
+    return *this;
+  }
+  MacsRule GetMacs() const { return macs_; }
 
   const std::string& GetOpType() const { return type_; }
   const std::vector<OpParamDef>& GetInputs() const { return inputs_; }
@@ -279,6 +298,8 @@ class OpDef {
   struct OutputReuse {
     uint32_t output;
     uint32_t input;
+    std::string attr;  // OutputInplace's condition; empty: always
+    std::string value;
   };
   const std::vector<OutputReuse>& GetOutputViews() const { return views_; }
   const std::vector<OutputReuse>& GetOutputInplaces() const { return inplaces_; }
@@ -305,6 +326,7 @@ class OpDef {
   bool fallback_ = false;
   std::vector<OutputReuse> views_;
   std::vector<OutputReuse> inplaces_;
+  MacsRule macs_ = MacsRule::kNone;
 };
 
 // Registers a prototype: records it and its functions in the default OpImplSpaceRegistryV2,

@@ -16,6 +16,7 @@
 #include "parser/onnx/onnx_parser.h"
 #include "parser/tf/tf_parser.h"
 #include "register/custom_op_loader.h"
+#include "register/op_def.h"
 #include "runtime/device_init.h"
 
 namespace ge {
@@ -62,9 +63,9 @@ Status NoThrow(F&& f) noexcept {
   }
 }
 
-// Multiply-accumulates of one Conv/FusedConv/MatMul/Gemm/FusedMatMul node from static shapes;
-// -1 when a shape is not static.
-double NodeMacs(const Graph& g, const Node& node) {
+// Multiply-accumulates of one node whose OpDef declares a MacsRule, from static shapes; -1 when
+// a shape is not static.
+double NodeMacs(const Graph& g, const Node& node, ops::OpDef::MacsRule rule) {
   if (node.inputs.size() < 2 || node.outputs.empty() || node.inputs[0] == kNoValue || node.inputs[1] == kNoValue ||
       node.outputs[0] == kNoValue)
     return 0;
@@ -73,7 +74,7 @@ double NodeMacs(const Graph& g, const Node& node) {
   const Shape& y = g.value(node.outputs[0]).desc.shape;
   if (!a.IsStatic() || !y.IsStatic() || a.GetDimNum() < 1) return -1;
   const double out = static_cast<double>(y.GetShapeSize());
-  if (node.type == "Conv" || node.type == "FusedConv" || node.type == "FusedConvRowMeans") {
+  if (rule == ops::OpDef::MacsRule::kConvolution) {
     const auto* layout = node.GetAttr<std::string>("layout");
     const bool nhwc = layout && *layout == "NHWC";
     if (a.GetDimNum() < 3) return -1;
@@ -89,10 +90,9 @@ double NodeMacs(const Graph& g, const Node& node) {
     }
     return out * static_cast<double>(c / groups) * kernel;
   }
-  // MatMul-like: K is A's last dim (Gemm: the first with transA).
+  // kMatMul: K is A's last dim (the first with transA and a rank-2 A).
   const auto* trans_a = node.GetAttr<int64_t>("transA");
-  const int64_t k =
-      node.type == "Gemm" && trans_a && *trans_a != 0 && a.GetDimNum() == 2 ? a.GetDim(0) : a.GetDim(a.GetDimNum() - 1);
+  const int64_t k = trans_a && *trans_a != 0 && a.GetDimNum() == 2 ? a.GetDim(0) : a.GetDim(a.GetDimNum() - 1);
   return out * static_cast<double>(k);
 }
 
@@ -103,10 +103,9 @@ double Model::Flops() const {
   double macs = 0;
   for (size_t n = 0; n < g.num_nodes(); ++n) {
     const Node& node = g.node(static_cast<NodeId>(n));
-    if (node.type != "Conv" && node.type != "FusedConv" && node.type != "FusedConvRowMeans" && node.type != "MatMul" &&
-        node.type != "Gemm" && node.type != "FusedMatMul")
-      continue;
-    const double m = NodeMacs(g, node);
+    std::shared_ptr<const ops::OpDef> def = ops::GetOpDef(node.type);
+    if (def == nullptr || def->GetMacs() == ops::OpDef::MacsRule::kNone) continue;
+    const double m = NodeMacs(g, node, def->GetMacs());
     if (m < 0) return 0;
     macs += m;
   }

@@ -24,6 +24,23 @@ bool DeclaresReuse(const std::vector<ops::OpDef::OutputReuse>& pairs, uint32_t o
                      [&](const ops::OpDef::OutputReuse& r) { return r.output == output && r.input == input; });
 }
 
+// Whether `def` lets this node's output `output` be written over its input `input`: declared
+// unconditionally, or with a string attribute that the node (or, without it, the OpDef's
+// default) gives the declared value.
+bool DeclaresInplace(const ops::OpDef& def, const Node& node, uint32_t output, uint32_t input) {
+  for (const ops::OpDef::OutputReuse& r : def.GetOutputInplaces()) {
+    if (r.output != output || r.input != input) continue;
+    if (r.attr.empty()) return true;
+    if (const auto* v = node.GetAttr<std::string>(r.attr)) {
+      if (*v == r.value) return true;
+      continue;
+    }
+    for (const auto& a : def.GetAttrs())
+      if (a.GetName() == r.attr && a.GetDefault().s == r.value) return true;
+  }
+  return false;
+}
+
 // The most bytes one value, or the sum of all values, may plan (offsets and their sums stay far
 // from int64's limit).
 constexpr int64_t kMaxPlannedBytes = int64_t{1} << 56;
@@ -96,24 +113,18 @@ Status BuildPlannerInput(const Graph& graph, const std::vector<NodeId>& order, P
     pn.outputs = node.outputs;
     for (ValueId v : node.outputs) GE_RETURN_IF_ERROR(plan_value(v));
     pn.is_view = IsViewNode(graph, node);
-    // The fused ops' residual Z (input 3) is read element for element where Y is written (the
-    // NHWC conv and the matmul add it as oneDNN's sum post-op on Y): Y may overwrite it.
-    const auto* layout = node.GetAttr<std::string>("layout");
-    bool residual_in_place = node.type == "FusedMatMul" || node.type == "FusedConvRowMeans" ||
-                             (node.type == "FusedConv" && layout && *layout == "NHWC");
-    // ...unless Z is also another input (a conv whose input is its own residual reads its neighbours).
-    if (residual_in_place && node.inputs.size() > 3 && IsPlanned(graph, node.inputs[3]) && !node.outputs.empty() &&
-        node.outputs[0] != kNoValue && std::count(node.inputs.begin(), node.inputs.end(), node.inputs[3]) == 1) {
-      const TensorDesc& od = graph.value(node.outputs[0]).desc;
-      const TensorDesc& zd = graph.value(node.inputs[3]).desc;
-      if (zd.dtype == od.dtype && zd.shape == od.shape) pn.in_place.push_back(node.inputs[3]);
-    }
     std::shared_ptr<const ops::OpDef> def = pn.is_view ? nullptr : ops::GetOpDef(node.type);
     if (def != nullptr && !node.outputs.empty() && node.outputs[0] != kNoValue) {
       const TensorDesc& od = graph.value(node.outputs[0]).desc;
       for (uint32_t i = 0; i < node.inputs.size(); ++i) {
         ValueId v = node.inputs[i];
-        if (!IsPlanned(graph, v) || !DeclaresReuse(def->GetOutputInplaces(), 0, i)) continue;
+        if (!IsPlanned(graph, v) || !DeclaresInplace(*def, node, 0, i)) continue;
+        // A value given to two inputs is in place only if both are declared: a conv whose X is
+        // also its residual Z reads X's neighbours after Y's first elements are written.
+        bool other_reader = false;
+        for (uint32_t j = 0; j < node.inputs.size(); ++j)
+          if (j != i && node.inputs[j] == v && !DeclaresInplace(*def, node, 0, j)) other_reader = true;
+        if (other_reader) continue;
         const TensorDesc& id = graph.value(v).desc;
         if (id.dtype == od.dtype && id.shape == od.shape) pn.in_place.push_back(v);
       }

@@ -459,6 +459,7 @@ class Conv : public OpDef {
     this->Attr("strides").AttrType(OPTIONAL).ListInt();
     this->SetInferShape(InferShape);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
+    this->Macs(MacsRule::kConvolution);
     this->AICore().SetTiling(Tiling).SetKernel(Kernel).AddConfig("ascend910b");
   }
 };
@@ -491,6 +492,10 @@ void DefineFusedConv(OpDef* op, const char* layout, bool row_means) {
   op->Output("Y").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
   if (row_means) op->Output("R").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
   AddFusedConvAttrs(op, layout);
+  // NHWC: Z is oneDNN's sum post-op on Y, read element for element where Y is written. NCHW
+  // (the generic kernel) adds Z after the convolution has written Y.
+  op->OutputInplace(0, 3, "layout", "NHWC");
+  op->Macs(OpDef::MacsRule::kConvolution);
   op->SetInferShape(FusedInferShape);
   op->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
   op->AICore().SetTiling(FusedTiling).SetKernel(FusedKernel).AddConfig("ascend910b");

@@ -170,6 +170,9 @@ class FusedMatMul : public OpDef {
     this->Attr("activation_params").AttrType(OPTIONAL).ListFloat();
     this->Attr("packed_weights").AttrType(OPTIONAL).Int(0);
     this->Attr("weights_shape").AttrType(OPTIONAL).ListInt();
+    // Z is oneDNN's sum post-op on Y: read element for element where Y is written.
+    this->OutputInplace(0, 3);
+    this->Macs(MacsRule::kMatMul);
     this->SetInferShape(InferShape);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsInput0);
     this->AICore().SetTiling(Tiling).SetKernel(Kernel).AddConfig("ascend910b");

@@ -230,6 +230,7 @@ class MatMul : public OpDef {
     this->Output("Y").ParamType(REQUIRED).DataType(kTypes);
     this->SetInferShape(InferShape);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsAB);
+    this->Macs(MacsRule::kMatMul);
     this->AICore().SetTiling(Tiling).SetKernel(Kernel).AddConfig("ascend910b");
     this->EnableFallBack();
   }
@@ -248,6 +249,7 @@ class Gemm : public OpDef {
     this->Attr("transA").AttrType(OPTIONAL).Int(0);
     this->Attr("transB").AttrType(OPTIONAL).Int(0);
     this->SetInferShape(GemmInferShape);
+    this->Macs(MacsRule::kMatMul);
     this->SetInferDataType(ge::ops_util::InferDataTypeSameAsAB);
     this->AICore().SetTiling(GemmTilingFunc).SetKernel(GemmKernel).AddConfig("ascend910b");
   }

@@ -104,7 +104,18 @@ struct PlannerTestPlain : OpDef {
     Output("y").ParamType(REQUIRED);
   }
 };
+// y may overwrite z (input 1) only when "layout" is "NHWC"; the declared default is "NCHW".
+struct PlannerTestResidual : OpDef {
+  explicit PlannerTestResidual(const char* n) : OpDef(n) {
+    Input("x").ParamType(REQUIRED);
+    Input("z").ParamType(REQUIRED);
+    Output("y").ParamType(REQUIRED);
+    Attr("layout").AttrType(OPTIONAL).String("NCHW");
+    OutputInplace(0, 1, "layout", "NHWC");
+  }
+};
 OP_ADD(PlannerTestInplace);
+OP_ADD(PlannerTestResidual);
 OP_ADD(PlannerTestView);
 OP_ADD(PlannerTestPlain);
 }  // namespace ops
@@ -152,6 +163,35 @@ TEST(MemoryPlannerTest, RegisteredOpWithoutPropertiesGetsItsOwnBuffers) {
   EXPECT_NE(plan.find("a -> buf1"), std::string::npos) << plan;
   EXPECT_NE(plan.find("b -> buf"), std::string::npos) << plan;
   EXPECT_EQ(plan.find("a -> buf0"), std::string::npos) << plan;
+}
+
+// x, z -> residual op -> y: where y lies says whether the conditional declaration applied.
+std::string PlanResidual(const char* layout, bool z_is_x) {
+  Graph g;
+  ValueId x = g.AddInput("x", F32({4, 4}));
+  ValueId z = z_is_x ? x : g.AddInput("z", F32({4, 4}));
+  ValueId y = g.AddValue("y", F32({4, 4}));
+  AttrMap attrs;
+  if (layout != nullptr) attrs["layout"] = std::string(layout);
+  g.AddNode("n", "PlannerTestResidual", {x, z}, {y}, attrs);
+  g.AddOutput(y);
+  MemoryPlan plan;
+  return Plan(g, &plan);
+}
+
+TEST(MemoryPlannerTest, ConditionalInplaceFollowsTheAttribute) {
+  // NHWC: y takes z's buffer (graph inputs x and z are not outputs, so z may be overwritten).
+  std::string nhwc = PlanResidual("NHWC", false);
+  EXPECT_NE(nhwc.find("y -> buf1"), std::string::npos) << nhwc;
+  EXPECT_NE(nhwc.find("z -> buf1"), std::string::npos) << nhwc;
+  // NCHW given, or the attribute absent (its default, NCHW): y gets a buffer of its own.
+  for (const char* layout : {"NCHW", static_cast<const char*>(nullptr)}) {
+    std::string plan = PlanResidual(layout, false);
+    EXPECT_NE(plan.find("y -> buf2"), std::string::npos) << plan;
+  }
+  // z is also x, an input the declaration does not cover (a conv reads X's neighbours): no reuse.
+  std::string shared = PlanResidual("NHWC", true);
+  EXPECT_EQ(shared.find("y -> buf0"), std::string::npos) << shared;
 }
 
 // x(1 KiB) -> y1(256 B) -> y2(1 KiB) -> y3(256 B): the big pair shares offset 0.

@@ -96,5 +96,34 @@ TEST(OpProfile, FlopsOfTheConvolutionsAndMatMuls) {
   EXPECT_GT(model->Flops(), 0.0);
 }
 
+// Conv x [1, 3, 8, 8] * W [4, 3, 3, 3] (pads 1) + Relu -> [1, 4, 8, 8]: 256 outputs x 27 MACs;
+// then Flatten and Gemm [1, 256] x [256, 10]: 10 x 256 MACs. 2 flops per MAC, at -O0 (Conv, Gemm)
+// and at -O2 (FusedConv, FusedMatMul, NHWC layout): the count follows the ops' MacsRule.
+TEST(OpProfile, FlopsCountTheMacsOfConvAndGemmAtEveryLevel) {
+  for (int level : {0, 2}) {
+    auto g = std::make_shared<Graph>();
+    const auto f32 = [](std::vector<int64_t> d) { return TensorDesc{DT_FLOAT, FORMAT_ND, Shape(std::move(d))}; };
+    ValueId x = g->AddInput("x", f32({1, 3, 8, 8}));
+    HostTensor w(DT_FLOAT, Shape({4, 3, 3, 3})), b(DT_FLOAT, Shape({256, 10}));
+    for (int64_t i = 0; i < w.NumElements(); ++i) w.mutable_data_as<float>()[i] = 0.01f * static_cast<float>(i % 7);
+    for (int64_t i = 0; i < b.NumElements(); ++i) b.mutable_data_as<float>()[i] = 0.02f * static_cast<float>(i % 5);
+    ValueId wv = g->AddConstant("w", w), bv = g->AddConstant("b", b);
+    ValueId c = g->AddValue("c", f32({1, 4, 8, 8})), r = g->AddValue("r", f32({1, 4, 8, 8}));
+    ValueId fl = g->AddValue("f", f32({1, 256})), y = g->AddValue("y", f32({1, 10}));
+    g->AddNode("conv", "Conv", {x, wv}, {c},
+               {{"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"kernel_shape", std::vector<int64_t>{3, 3}}});
+    g->AddNode("relu", "Relu", {c}, {r});
+    g->AddNode("flat", "Flatten", {r}, {fl});
+    g->AddNode("gemm", "Gemm", {fl, bv}, {y});
+    g->AddOutput(y);
+    ModelOptions options;
+    options.opt_level = level;
+    std::unique_ptr<Model> model;
+    Status st = Model::FromGraph(g, options, &model);
+    ASSERT_TRUE(st.ok()) << st.message();
+    EXPECT_DOUBLE_EQ(model->Flops(), 2.0 * (256 * 27 + 10 * 256)) << "-O" << level;
+  }
+}
+
 }  // namespace
 }  // namespace ge
