@@ -218,7 +218,15 @@ def check(ge, d, mode, k, extra, offline=False, expect_ops=()):
             return False, f"expected {op} after the optimizer, got '{ops}'"
     if mode == "specialized" and not re.fullmatch(r"segments: sink\[\d+ nodes?\]", seg):
         return False, f"expected one sink segment, got '{seg}'"
+    opt = re.search(r"optimizer: (-O\d): (\d+) -> (\d+) nodes", p.stdout)
+    compile_ms = re.search(r"time: compile ([\d.]+) ms", p.stdout)
+    ROWS.append({"diff": diff, "tol": tol, "segments": seg.replace("segments: ", ""),
+                 "nodes": f"{opt.group(2)} -> {opt.group(3)}" if opt else "?",
+                 "compile_ms": float(compile_ms.group(1)) if compile_ms else float("nan")})
     return diff <= tol, f"max abs diff {diff:.3g} (tol {tol:.3g}) {seg}"
+
+
+ROWS = []  # what each check measured, for --table
 
 
 def main():
@@ -231,6 +239,8 @@ def main():
     ap.add_argument("--offline", action="store_true",
                     help="compile each model to a .gem (ge compile) and run that; outputs must equal the .onnx's")
     ap.add_argument("--expect-ops", default="", help="comma-separated op types the optimized graphs must hold")
+    ap.add_argument("--table", default="", help="append one markdown row per check to this file (model, level, mode, "
+                    "input set, max abs diff, tolerance, nodes before -> after the optimizer, segments, compile ms)")
     a = ap.parse_args()
     if a.list:
         print("\n".join(all_models()))
@@ -244,9 +254,18 @@ def main():
         runs = ([("host", 0), ("host", 1), ("specialized", 0), ("specialized", 1)] if dynamic else
                 [("sink", 0), ("host", 0)])
         for mode, k in runs:
+            ROWS.clear()
             ok, msg = check(a.ge, d, mode, k, extra, a.offline, [op for op in a.expect_ops.split(",") if op])
             failures += not ok
             print(f"{'PASS' if ok else 'FAIL'} {name} {mode} set {k}: {msg}", flush=True)
+            if a.table:
+                level = next((x for x in extra if re.fullmatch(r"-O\d", x)), "-O2")
+                with open(a.table, "a") as f:
+                    if not ROWS:
+                        f.write(f"| {name} | {level} | {mode} | {k} | FAIL: {msg[:80]} | | | | |\n")
+                    for r in ROWS:
+                        f.write(f"| {name} | {level} | {mode} | {k} | {r['diff']:.3g} | {r['tol']:.3g} | {r['nodes']} | "
+                                f"{r['segments']} | {r['compile_ms']:.0f} |\n")
     print(f"{failures} failure(s)")
     return 1 if failures else 0
 
