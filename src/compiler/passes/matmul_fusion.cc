@@ -170,11 +170,35 @@ Status MatMulFusion::Run(Graph* g, bool* changed) {
         cur = g->node(add).outputs[0];
       }
     }
+    // residual behind views: y -> Reshape ... -> Add(r, x), x of r's exact shape (the attention
+    // output projection's [S, D] reshaped to [S, 1, D] and [1, S, D] before the skip connection).
+    // x reshaped to y's shape becomes Z; the last Reshape then writes the Add's output.
+    NodeId last_reshape = -1, view_add = -1;
+    ValueId view_x = kNoValue;
+    if (z == kNoValue && g->value(cur).desc.shape.IsStatic() && g->value(cur).desc.dtype == DT_FLOAT) {
+      ValueId r = cur;
+      for (NodeId rs; (rs = m.SoleReader(r, "Reshape")) >= 0 && g->node(rs).inputs[0] == r;) {
+        last_reshape = rs;
+        r = g->node(rs).outputs[0];
+      }
+      NodeId add = last_reshape >= 0 ? m.SoleReader(r, "Add") : -1;
+      ValueId other = add >= 0 ? m.Other(g->node(add), r) : kNoValue;
+      const TensorDesc& rd = g->value(r).desc;
+      if (other != kNoValue && other != r && !g->value(other).constant && rd.shape.IsStatic() &&
+          g->value(other).desc.shape == rd.shape && g->value(other).desc.dtype == DT_FLOAT &&
+          g->value(g->node(add).outputs[0]).desc.shape == rd.shape &&
+          rd.shape.GetShapeSize() == g->value(cur).desc.shape.GetShapeSize()) {
+        view_add = add;
+        view_x = other;
+      }
+    }
     std::string act;
     std::vector<NodeId> act_nodes;
     ValueId act_out = kNoValue;
     NodeId single = -1;
-    if (m.Gelu(cur, &act_nodes, &act_out)) {
+    if (view_add >= 0) {
+      // no activation after a residual reached through views (it would read the Add's output)
+    } else if (m.Gelu(cur, &act_nodes, &act_out)) {
       act = "Gelu";
     } else if (m.SimpleAct(cur, &act, &single)) {
       act_nodes = {single};
@@ -186,12 +210,31 @@ Status MatMulFusion::Run(Graph* g, bool* changed) {
     }
     bool free = true;
     for (NodeId f : fused) free &= f < static_cast<NodeId>(keep.size()) && keep[f];
+    if (view_add >= 0) free &= keep[view_add] && keep[last_reshape];
     if (!free) continue;
+    if (view_add >= 0) {
+      const std::vector<int64_t> dims = g->value(cur).desc.shape.GetDims();
+      HostTensor shape(DT_INT64, Shape({static_cast<int64_t>(dims.size())}));
+      std::copy(dims.begin(), dims.end(), shape.mutable_data_as<int64_t>());
+      const std::string base = g->node(view_add).name + "/residual";
+      ValueId sv = g->AddConstant(UniqueValueName(*g, base + "_shape"), std::move(shape));
+      z = g->AddValue(UniqueValueName(*g, base), g->value(cur).desc);
+      g->AddNode(base, "Reshape", {view_x, sv}, {z});
+      // The last Reshape writes the Add's output; its own output had the Add as sole reader.
+      const ValueId add_out = g->node(view_add).outputs[0];
+      g->node(last_reshape).outputs[0] = add_out;
+      g->value(add_out).producer = last_reshape;
+      g->value(add_out).producer_output = 0;
+      keep.resize(g->num_nodes(), true);
+      keep[view_add] = false;
+      fused.push_back(view_add);
+    }
     std::vector<std::string> names;
     for (NodeId f : fused) {
       names.push_back(NodeLabel(g->node(f)));
       keep[f] = false;
     }
+    if (view_add >= 0) names.back() += " (through views)";
     ValueId b = PlainB(g, node, trans_b);
     Node& out = g->node(id);
     out.type = "FusedMatMul";

@@ -6,6 +6,9 @@
 // constant B when transB = 1 (transposed here, once). Then, each only while the value has one
 // reader and is not a graph output: an Add of a constant of N elements (broadcast over the last
 // dim) becomes the bias; an Add of a value of exactly the output's shape becomes the residual Z;
+// an Add reached through a chain of Reshapes (each the sole reader; the attention output
+// projection's [S, D] viewed as [1, S, D] before the skip connection) fuses too: the other
+// operand, reshaped to the output's shape, is Z and the last Reshape writes the Add's output;
 // an activation (Relu, Sigmoid, Tanh, Gelu, or GELU written out as PyTorch exports it:
 // x * (erf(x / sqrt 2) + 1) * 0.5) is fused. A bare MatMul becomes FusedMatMul too (the faster
 // kernel).

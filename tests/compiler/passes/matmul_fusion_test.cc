@@ -54,6 +54,68 @@ output out
 )");
 }
 
+// The attention output projection's residual behind views: Gemm [2, 4] -> Reshape [2, 1, 4] ->
+// Reshape [1, 2, 4] -> Add(x, .): x reshaped to [2, 4] becomes Z and the last Reshape writes the
+// Add's output (the Gemm then reads Z where it writes Y: oneDNN's sum post-op).
+TEST(MatMulFusionTest, ResidualThroughReshapes) {
+  EXPECT_EQ(test::RunPass("matmul-fusion", R"(graph g
+input a: float32[2, 3]
+input x: float32[1, 2, 4]
+const w: float32[3, 4] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+const c: float32[4] = [1, 2, 3, 4]
+const s1: int64[3] = [2, 1, 4]
+const s2: int64[3] = [1, 2, 4]
+node gemm: m: float32[2, 4] = Gemm(a, w, c)
+node r1: v1: float32[2, 1, 4] = Reshape(m, s1)
+node r2: v2: float32[1, 2, 4] = Reshape(v1, s2)
+node add: out: float32[1, 2, 4] = Add(x, v2)
+node ln: y = LayerNormalization(out)
+output y
+)"),
+            R"(graph g
+input a: float32[2, 3]
+input x: float32[1, 2, 4]
+const w: float32[3, 4] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+const c: float32[4] = [1, 2, 3, 4]
+const s1: int64[3] = [2, 1, 4]
+const s2: int64[3] = [1, 2, 4]
+const add/residual_shape: int64[2] = [2, 4]
+node add/residual: add/residual: float32[2, 4] = Reshape(x, add/residual_shape)
+node gemm: m: float32[2, 4] = FusedMatMul(a, w, c, add/residual) {activation="", activation_params=f[]}
+node r1: v1: float32[2, 1, 4] = Reshape(m, s1)
+node r2: out: float32[1, 2, 4] = Reshape(v1, s2)
+node ln: y = LayerNormalization(out)
+output y
+)");
+}
+
+// Behind views, must not fire: a Reshape output that is also a graph output (mm2); an Add that
+// broadcasts x (mm3). mm1 is already fused and is left alone.
+TEST(MatMulFusionTest, ResidualThroughReshapesMustNotFire) {
+  const std::string text = R"(graph g
+input a: float32[2, 3]
+input x: float32[1, 2, 4]
+input xb: float32[4]
+const w: float32[3, 4] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+const s1: int64[3] = [1, 2, 4]
+node mm1: m1: float32[2, 4] = FusedMatMul(a, w)
+node r1: v1: float32[1, 2, 4] = Reshape(m1, s1)
+node add1: o1: float32[1, 2, 4] = Add(x, v1)
+node mm2: m2: float32[2, 4] = MatMul(a, w)
+node r2: v2: float32[1, 2, 4] = Reshape(m2, s1)
+node add2: o2: float32[1, 2, 4] = Add(x, v2)
+node mm3: m3: float32[2, 4] = MatMul(a, w)
+node r3: v3: float32[1, 2, 4] = Reshape(m3, s1)
+node add3: o3: float32[1, 2, 4] = Add(xb, v3)
+output o1, o2, v2, o3
+)";
+  const std::string out = test::RunPass("matmul-fusion", text);
+  // mm2 and mm3 become plain FusedMatMuls (no Z); both Adds stay.
+  EXPECT_NE(out.find("node add2: o2: float32[1, 2, 4] = Add(x, v2)"), std::string::npos) << out;
+  EXPECT_NE(out.find("node add3: o3: float32[1, 2, 4] = Add(xb, v3)"), std::string::npos) << out;
+  EXPECT_EQ(out.find("residual"), std::string::npos) << out;
+}
+
 TEST(MatMulFusionTest, MustNotFire) {
   // A batched B (3-D); a Gemm with transA; a Gemm with alpha != 1; a transposed B that is not a
   // constant; int64 inputs.
