@@ -187,8 +187,8 @@ std::unique_ptr<DnnlMatMulPlan> BuildPlan(const DnnlMatMulParams& p, uint32_t ma
   int64_t by_cols = unit == 0 ? 1 : std::max<int64_t>(1, std::min<int64_t>(want, p.n / unit));
   // Columns also when each column block stays wide (>= 128): every block then keeps all rows,
   // brgemm's efficient shape, and B is streamed once in total rather than once per row block.
-  const bool cols =
-      unit > 0 && ((p.rows < 16 && by_cols > by_rows) || (by_cols == want && want > 1 && p.n / want >= 128));
+  const bool cols = p.full_rows == 0 && unit > 0 &&
+                    ((p.rows < 16 && by_cols > by_rows) || (by_cols == want && want > 1 && p.n / want >= 128));
   // Column blocks where chosen and brgemm takes them (it may want another packed layout for a
   // narrow block); else row blocks.
   auto build = [&](bool by_columns) {
@@ -215,7 +215,7 @@ std::mutex g_mu;
 std::unordered_map<std::string, std::unique_ptr<DnnlMatMulPlan>> g_plans;
 
 std::string Key(const DnnlMatMulParams& p, uint32_t max_blocks) {
-  const int64_t ints[] = {p.rows, p.k, p.n, p.act, p.has_bias, p.has_z, p.packed_b, max_blocks};
+  const int64_t ints[] = {p.rows, p.k, p.n, p.act, p.has_bias, p.has_z, p.packed_b, p.full_rows, max_blocks};
   const float floats[] = {p.a0, p.a1};
   std::string k(reinterpret_cast<const char*>(ints), sizeof(ints));
   k.append(reinterpret_cast<const char*>(floats), sizeof(floats));
@@ -236,6 +236,11 @@ const DnnlMatMulPlan* GetDnnlMatMulPlan(const DnnlMatMulParams& p, uint32_t max_
 }
 
 uint32_t DnnlMatMulPlanBlocks(const DnnlMatMulPlan* plan) { return static_cast<uint32_t>(plan->blocks.size()); }
+
+void DnnlMatMulBlockRows(const DnnlMatMulPlan* plan, uint32_t block, int64_t* row0, int64_t* rows) {
+  *row0 = plan->blocks[block].row0;
+  *rows = plan->blocks[block].rows;
+}
 
 void RunDnnlMatMul(const DnnlMatMulPlan* plan, uint32_t block, const float* a, const float* b, const float* bias,
                    const float* z, float* y) {
@@ -290,6 +295,7 @@ bool PackMatMulWeights(int64_t k, int64_t n, const float* kn, float* packed) {
 struct DnnlMatMulPlan {};
 const DnnlMatMulPlan* GetDnnlMatMulPlan(const DnnlMatMulParams&, uint32_t) { return nullptr; }
 uint32_t DnnlMatMulPlanBlocks(const DnnlMatMulPlan*) { return 0; }
+void DnnlMatMulBlockRows(const DnnlMatMulPlan*, uint32_t, int64_t* row0, int64_t* rows) { *row0 = *rows = 0; }
 void RunDnnlMatMul(const DnnlMatMulPlan*, uint32_t, const float*, const float*, const float*, const float*, float*) {}
 size_t PackedMatMulWeightsSize(int64_t, int64_t) { return 0; }
 bool PackMatMulWeights(int64_t, int64_t, const float*, float*) { return false; }

@@ -22,6 +22,7 @@ struct DnnlMatMulParams {
   float a0, a1;
   int32_t has_bias, has_z;  // bias [n]; residual Z[rows, n] added before the activation
   int32_t packed_b;         // B is in PackMatMulWeights' layout
+  int32_t full_rows;        // every block holds whole rows of Y (a row epilogue follows: LayerNorm)
 };
 
 struct DnnlMatMulPlan;
@@ -29,6 +30,8 @@ struct DnnlMatMulPlan;
 // The cached plan (null where oneDNN is missing or rejects the parameters). Thread-safe.
 const DnnlMatMulPlan* GetDnnlMatMulPlan(const DnnlMatMulParams& p, uint32_t max_blocks);
 uint32_t DnnlMatMulPlanBlocks(const DnnlMatMulPlan* plan);
+// The rows [*row0, *row0 + *rows) of Y that block `block` writes (with full_rows: whole rows).
+void DnnlMatMulBlockRows(const DnnlMatMulPlan* plan, uint32_t block, int64_t* row0, int64_t* rows);
 void RunDnnlMatMul(const DnnlMatMulPlan* plan, uint32_t block, const float* a, const float* b, const float* bias,
                    const float* z, float* y);
 

@@ -1,5 +1,8 @@
 // FusedMatMul: Y = activation(A x B + bias + Z), made by the matmul-fusion pass from MatMul /
-// Gemm (+ bias Add) (+ residual Add) (+ activation), never by a frontend. A is [..., K] (its
+// Gemm (+ bias Add) (+ residual Add) (+ activation), never by a frontend. With layer_norm = 1
+// (matmul-layer-norm-fusion) each row of that is then layer-normalized over its N columns, scaled
+// by ln_scale [N] and shifted by ln_bias [N] (optional): every block holds whole rows and
+// normalizes them right after writing them. A is [..., K] (its
 // leading dims are rows), B is 2-D [K, N] or (packed_weights = 1) MatMulWeightPack's packing of
 // a constant [K, N] B (weights_shape = [K, N]), bias [N], Z has Y's shape. Runs as oneDNN
 // matmul primitives over row or column blocks (ops/dnnl_matmul.h); without oneDNN, one GEMM per
@@ -12,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "kernels/layer_norm.h"
 #include "ops/dnnl_matmul.h"
 #include "ops/gemm_util.h"
 #include "ops/op_util.h"
@@ -19,7 +23,7 @@
 namespace ge::ops_fused_matmul {
 using namespace ge::ops_util;
 
-enum Attr { kActivation, kActivationParams, kPackedWeights, kWeightsShape };
+enum Attr { kActivation, kActivationParams, kPackedWeights, kWeightsShape, kLayerNorm, kLayerNormEpsilon };
 
 // [K, N] of B: its shape, or the weights_shape attribute when B is packed; false if neither.
 bool WeightsKN(const gert::RuntimeAttrs* attrs, const gert::Shape& b, int64_t* k, int64_t* n) {
@@ -40,6 +44,9 @@ bool WeightsKN(const gert::RuntimeAttrs* attrs, const gert::Shape& b, int64_t* k
 struct FusedMatMulTiling {
   DnnlMatMulParams p;
   const DnnlMatMulPlan* plan;  // process-wide cache: valid for the process; null = reference path
+  int32_t y_index;             // Y follows the node's last input (Z, or ln_bias when padded)
+  int32_t layer_norm, has_ln_bias;
+  float ln_eps;
 };
 
 ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
@@ -67,6 +74,15 @@ ge::graphStatus InferShape(gert::InferShapeContext* ctx) {
   if (!z_ok)
     return InferFail(fmt::format("expected the residual Z to have the output's shape {}, got {}", ShapeToString(*y),
                                  ShapeToString(*z)));
+  if (AttrInt(ctx->GetAttrs(), kLayerNorm, 0) != 0) {
+    for (size_t i : {size_t{4}, size_t{5}}) {
+      const gert::Shape* s = ctx->GetInputShape(i);
+      if (i == 4 && s == nullptr) return InferFail("layer_norm = 1 needs ln_scale (input 4)");
+      if (s != nullptr && (s->GetShapeSize() != bn || bn < 0))
+        return InferFail(fmt::format("expected {} of N = {} elements, got {}", i == 4 ? "ln_scale" : "ln_bias", bn,
+                                     ShapeToString(*s)));
+    }
+  }
   return ge::GRAPH_SUCCESS;
 }
 
@@ -89,6 +105,15 @@ ge::graphStatus Tiling(gert::TilingContext* ctx) {
   t.p.has_bias = ctx->GetInputShape(2) != nullptr;
   t.p.has_z = ctx->GetInputShape(3) != nullptr;
   if (!ParseAct(ctx->GetAttrs(), &t.p)) return ge::GRAPH_FAILED;
+  t.y_index = static_cast<int32_t>(ctx->GetComputeNodeInputNum());
+  t.layer_norm = AttrInt(ctx->GetAttrs(), kLayerNorm, 0) != 0;
+  if (t.layer_norm) {
+    const gert::StorageShape* s = ctx->GetInputShape(4);
+    if (s == nullptr || s->GetStorageShape().GetShapeSize() != t.p.n) return InferFail("ln_scale must have N elements");
+    t.has_ln_bias = ctx->GetInputShape(5) != nullptr;
+    t.ln_eps = AttrFloat(ctx->GetAttrs(), kLayerNormEpsilon, 1e-5f);
+    t.p.full_rows = 1;
+  }
   t.plan = t.p.rows > 0 ? GetDnnlMatMulPlan(t.p, OversplitBlocks(ctx->GetCoreNum())) : nullptr;
   if (t.p.packed_b && t.plan == nullptr && t.p.rows > 0) return ge::GRAPH_FAILED;  // packed B needs the plan
   // A plan's blocks may split the columns (more blocks than rows); the reference path splits rows.
@@ -106,9 +131,20 @@ void Kernel(const aclrtKernelArgs* args) {
   const auto* b = static_cast<const float*>(args->addrs[1]);
   const auto* bias = t.p.has_bias ? static_cast<const float*>(args->addrs[2]) : nullptr;
   const auto* z = t.p.has_z ? static_cast<const float*>(args->addrs[3]) : nullptr;
-  auto* y = static_cast<float*>(args->addrs[4]);
+  auto* y = static_cast<float*>(args->addrs[t.y_index]);
+  // The layer norm epilogue over this block's whole rows, in place.
+  const auto layer_norm = [&](int64_t r0, int64_t r1) {
+    if (!t.layer_norm || r1 <= r0) return;
+    const kernels::LayerNormParams ln{t.p.n, t.p.n, t.has_ln_bias ? t.p.n : 0, t.ln_eps};
+    kernels::LayerNormRows<float, float>(ln, y, static_cast<const float*>(args->addrs[4]),
+                                         t.has_ln_bias ? static_cast<const float*>(args->addrs[5]) : nullptr, y,
+                                         nullptr, nullptr, r0, r1);
+  };
   if (t.plan) {
     RunDnnlMatMul(t.plan, args->blockIdx, a, b, bias, z, y);
+    int64_t row0 = 0, rows = 0;
+    DnnlMatMulBlockRows(t.plan, args->blockIdx, &row0, &rows);
+    layer_norm(row0, row0 + rows);
     return;
   }
   int64_t r0, r1;
@@ -124,6 +160,7 @@ void Kernel(const aclrtKernelArgs* args) {
       float v = y[r * n + j] + (bias ? bias[j] : 0.f);
       y[r * n + j] = ApplyConvAct(act, t.p.a0, t.p.a1, v);
     }
+  layer_norm(r0, r1);
 }
 
 // ---- MatMulWeightPack: a constant [K, N] B -> the packed layout FusedMatMul's plans read -----
@@ -165,11 +202,15 @@ class FusedMatMul : public OpDef {
     this->Input("B").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
     this->Input("bias").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
     this->Input("Z").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
+    this->Input("ln_scale").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
+    this->Input("ln_bias").ParamType(OPTIONAL).DataType({ge::DT_FLOAT});
     this->Output("Y").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
     this->Attr("activation").AttrType(OPTIONAL).String("");
     this->Attr("activation_params").AttrType(OPTIONAL).ListFloat();
     this->Attr("packed_weights").AttrType(OPTIONAL).Int(0);
     this->Attr("weights_shape").AttrType(OPTIONAL).ListInt();
+    this->Attr("layer_norm").AttrType(OPTIONAL).Int(0);
+    this->Attr("layer_norm_epsilon").AttrType(OPTIONAL).Float(1e-5f);
     // Z is oneDNN's sum post-op on Y: read element for element where Y is written.
     this->OutputInplace(0, 3);
     this->Macs(MacsRule::kMatMul);

@@ -19,6 +19,7 @@
 #include "compiler/passes/layer_norm_fusion.h"
 #include "compiler/passes/matmul_add_to_gemm.h"
 #include "compiler/passes/matmul_fusion.h"
+#include "compiler/passes/matmul_layer_norm_fusion.h"
 #include "compiler/passes/matmul_weight_packing.h"
 #include "compiler/passes/softmax_fusion.h"
 #include "compiler/passes/transpose_cancellation.h"
@@ -62,6 +63,7 @@ constexpr PassEntry kPasses[] = {
     {"layer-norm-fusion", nullptr, Make<LayerNormFusion>},
     {"matmul-add-to-gemm", nullptr, Make<MatMulAddToGemm>},
     {"matmul-fusion", "FusedMatMul", Make<MatMulFusion>},
+    {"matmul-layer-norm-fusion", "FusedMatMul", Make<MatMulLayerNormFusion>},
     {"matmul-weight-packing", "MatMulWeightPack", Make<MatMulWeightPacking>},
     {"softmax-fusion", nullptr, Make<SoftmaxFusion>},
     {"transpose-cancellation", nullptr, Make<TransposeCancellation>},
@@ -80,7 +82,8 @@ const std::vector<const char*>& LevelPasses(int opt_level) {
       {"identity-elimination", "common-subexpression-elimination", "dead-code-elimination"},
       {"identity-elimination", "common-subexpression-elimination", "conv-bn-folding", "transpose-cancellation",
        "matmul-add-to-gemm", "layer-norm-fusion", "softmax-fusion", "attention-fusion", "matmul-fusion",
-       "matmul-weight-packing", "conv-activation-fusion", "concat-conv-split", "dead-code-elimination"},
+       "matmul-layer-norm-fusion", "matmul-weight-packing", "conv-activation-fusion", "concat-conv-split",
+       "dead-code-elimination"},
   };
   return kLevels[opt_level];
 }
