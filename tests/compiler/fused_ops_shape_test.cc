@@ -61,5 +61,27 @@ output y
   EXPECT_NE(msg.find("node 'mm' (FusedMatMul)"), std::string::npos) << msg;
 }
 
+// layer_norm = 1 normalizes rows of N columns: it needs ln_scale, and ln_scale / ln_bias of N.
+TEST(FusedOpsShapes, FusedMatMulLayerNormScaleMissingOrOfAnotherSize) {
+  std::string msg = CompileError(R"(graph g
+input a: float32[2, 3]
+const w: float32[3, 2] = [1, 2, 3, 4, 5, 6]
+node mm: y = FusedMatMul(a, w) {layer_norm=1}
+output y
+)");
+  EXPECT_NE(msg.find("node 'mm' (FusedMatMul)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("layer_norm = 1 needs ln_scale (input 4)"), std::string::npos) << msg;
+  msg = CompileError(R"(graph g
+input a: float32[2, 3]
+const w: float32[3, 2] = [1, 2, 3, 4, 5, 6]
+const s: float32[2] = [1, 1]
+const b: float32[3] = [0, 0, 0]
+node mm: y = FusedMatMul(a, w, _, _, s, b) {layer_norm=1}
+output y
+)");
+  EXPECT_NE(msg.find("node 'mm' (FusedMatMul)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("expected ln_bias of N = 2 elements, got [3]"), std::string::npos) << msg;
+}
+
 }  // namespace
 }  // namespace ge
