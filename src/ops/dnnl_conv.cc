@@ -12,6 +12,7 @@
 
 #ifdef GE_HAVE_DNNL
 #include "base/log.h"
+#include "kernels/block_range.h"
 #include "ops/dnnl_common.h"
 #include "ops/vec_math.h"
 #endif
@@ -144,10 +145,11 @@ bool BuildBlocks(const DnnlConvParams& p, uint32_t nb, const memory::desc& w_md,
   const int64_t unit = plan->block_layouts ? kWinogradTileRows : 1;  // rows are split in units
   const int64_t units = (p.oh + unit - 1) / unit;
   nb = static_cast<uint32_t>(std::min<int64_t>(nb, units));
-  int64_t per = units / nb, rem = units % nb, begin = 0;
   size_t w_off = 0;
   for (uint32_t b = 0; b < nb; ++b) {
-    int64_t end = std::min<int64_t>(p.oh, begin + (per + (b < rem ? 1 : 0)) * unit);
+    int64_t ub, ue;
+    kernels::BlockRange(units, b, nb, &ub, &ue);
+    int64_t begin = ub * unit, end = std::min<int64_t>(p.oh, ue * unit);
     dnnl::convolution_forward::primitive_desc pd;
     Block blk;
     int64_t keff = (p.kh - 1) * p.dh + 1;
@@ -173,10 +175,7 @@ bool BuildBlocks(const DnnlConvParams& p, uint32_t nb, const memory::desc& w_md,
              p.m, p.kh, p.kw, p.sh, b, nb, pd.impl_info_str());
       return false;
     }
-    if (dry_run) {  // only whether every block reads w_md
-      begin = end;
-      continue;
-    }
+    if (dry_run) continue;  // only whether every block reads w_md
     GELOGD("oneDNN conv {}x{}x{} -> {} k{}x{} s{}: row block {}/{}: {}", p.h, p.w, p.c, p.m, p.kh, p.kw, p.sh, b, nb,
            pd.impl_info_str());
     blk.prim = dnnl::convolution_forward(pd);
@@ -203,7 +202,6 @@ bool BuildBlocks(const DnnlConvParams& p, uint32_t nb, const memory::desc& w_md,
     blk.y_off = begin * p.ow * p.m;
     blk.y_count = (end - begin) * p.ow * p.m;
     plan->blocks.push_back(std::move(blk));
-    begin = end;
   }
   if (plan->block_layouts) plan->packed_floats = w_off;
   return true;
@@ -281,8 +279,9 @@ bool BuildChannelBlocks(const DnnlConvParams& p, DnnlConvPlan* plan) {
 uint32_t BlocksFor(const DnnlConvParams& p, uint32_t max_blocks) {
   const int64_t flops = 2 * p.m * p.oh * p.ow * (p.c / p.group) * p.kh * p.kw;
   const int64_t floats = p.h * p.w * p.c + p.oh * p.ow * p.m;
-  return static_cast<uint32_t>(
-      std::clamp<int64_t>((flops + 16 * floats) / (1 << 20), 1, std::max<uint32_t>(max_blocks, 1)));
+  return WholeRounds(static_cast<uint32_t>(
+                         std::clamp<int64_t>((flops + 16 * floats) / (1 << 20), 1, std::max<uint32_t>(max_blocks, 1))),
+                     max_blocks);
 }
 
 // Row blocks the packed layout is chosen for (two cores, two blocks each).

@@ -1,6 +1,7 @@
 #include "ops/dnnl_matmul.h"
 
 #include "base/checked_math.h"
+#include "kernels/block_range.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -182,7 +183,8 @@ std::unique_ptr<DnnlMatMulPlan> BuildPlan(const DnnlMatMulParams& p, uint32_t ma
   // A product of few rows is bound by reading B (one float of B costs ~30 flops' time at this
   // machine's bandwidth per core), not by its flops: count that as its work.
   int64_t work = std::max<int64_t>(2 * p.rows * p.k * p.n, 32 * p.k * p.n);
-  int64_t want = std::clamp<int64_t>(work / (2 << 20), 1, std::max<uint32_t>(max_blocks, 1));
+  int64_t want = WholeRounds(
+      static_cast<uint32_t>(std::clamp<int64_t>(work / (2 << 20), 1, std::max<uint32_t>(max_blocks, 1))), max_blocks);
   int64_t by_rows = std::max<int64_t>(1, std::min<int64_t>(want, p.rows / 8));
   int64_t by_cols = unit == 0 ? 1 : std::max<int64_t>(1, std::min<int64_t>(want, p.n / unit));
   // Columns also when each column block stays wide (>= 128): every block then keeps all rows,
@@ -194,16 +196,16 @@ std::unique_ptr<DnnlMatMulPlan> BuildPlan(const DnnlMatMulParams& p, uint32_t ma
   auto build = [&](bool by_columns) {
     plan->blocks.clear();
     const int64_t nb = by_columns ? by_cols : by_rows, total = by_columns ? p.n / unit : p.rows;
-    const int64_t per = total / nb, rem = total % nb;
-    for (int64_t b = 0, at = 0; b < nb; ++b) {
-      const int64_t len = per + (b < rem ? 1 : 0);
+    for (int64_t b = 0; b < nb; ++b) {
+      int64_t at, end;
+      kernels::BlockRange(total, static_cast<uint32_t>(b), static_cast<uint32_t>(nb), &at, &end);
+      const int64_t len = end - at;
       MmBlock blk;
       const bool ok = by_columns
                           ? MakeBlock(p, packed, 0, p.rows, at * unit, b + 1 == nb ? p.n - at * unit : len * unit, &blk)
                           : MakeBlock(p, packed, at, len, 0, p.n, &blk);
       if (!ok) return false;
       plan->blocks.push_back(std::move(blk));
-      at += len;
     }
     return true;
   };

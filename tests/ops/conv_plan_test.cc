@@ -1,8 +1,13 @@
 // Which blocks oneDNN convolution plans split into, on one core: late 1x1 convolutions split by
 // output channels only when their weights are large (the channel blocks are used whatever the
-// cores, and on few pixels small channel blocks are slower than one whole primitive).
+// cores, and on few pixels small channel blocks are slower than one whole primitive); row blocks
+// come in whole rounds of the cores, and the rows they split are balanced between two cores that
+// take blocks from both ends.
 #include <gtest/gtest.h>
 
+#include <vector>
+
+#include "kernels/block_range.h"
 #include "ops/dnnl_conv.h"
 
 namespace ge::testing {
@@ -41,6 +46,59 @@ TEST(DnnlConvPlan, Large1x1ConvolutionsSplitByChannels) {
   EXPECT_EQ(BlocksOnOneCore(OneByOne(7, 2048, 512)), 4u);
   EXPECT_EQ(BlocksOnOneCore(OneByOne(7, 512, 2048)), 4u);
   EXPECT_EQ(BlocksOnOneCore(OneByOne(14, 1024, 256)), 4u);
+}
+
+TEST(DnnlConvPlan, RowBlocksComeInWholeRoundsOfTheCores) {
+  if (BlocksOnOneCore(OneByOne(7, 960, 320)) == 0) GTEST_SKIP() << "no oneDNN convolution on this build";
+  // mobilenet_v2's 14x14x384 depthwise convolution: ~3.8 MFLOP with its memory traffic, three
+  // blocks of ~1 MFLOP by size, but three blocks on two cores leave one core a block behind.
+  DnnlConvParams dw = OneByOne(14, 384, 384);
+  dw.group = 384;
+  dw.kh = dw.kw = 3;
+  dw.pt = dw.pl = dw.pb = dw.pr = 1;
+  const ops_util::DnnlConvPlan* plan = ops_util::GetDnnlConvPlan(dw, ops_util::OversplitBlocks(2));
+  ASSERT_NE(plan, nullptr);
+  EXPECT_EQ(ops_util::DnnlConvPlanBlocks(plan), 4u);
+  EXPECT_EQ(ops_util::WholeRounds(3, 4), 4u);
+  EXPECT_EQ(ops_util::WholeRounds(1, 4), 1u);
+  EXPECT_EQ(ops_util::WholeRounds(5, 8), 8u);
+  EXPECT_EQ(ops_util::WholeRounds(3, 1), 3u);  // one core: the count is the tiling's own
+}
+
+std::vector<int64_t> Sizes(int64_t total, uint32_t dim) {
+  std::vector<int64_t> sizes;
+  int64_t at = 0;
+  for (uint32_t i = 0; i < dim; ++i) {
+    int64_t begin, end;
+    kernels::BlockRange(total, i, dim, &begin, &end);
+    EXPECT_EQ(begin, at) << total << " in " << dim << ", block " << i;  // contiguous
+    sizes.push_back(end - begin);
+    at = end;
+  }
+  EXPECT_EQ(at, total) << total << " in " << dim;  // covers everything
+  return sizes;
+}
+
+TEST(BlockRange, TheRemainderGoesToBothEnds) {
+  EXPECT_EQ(Sizes(14, 4), (std::vector<int64_t>{4, 3, 3, 4}));  // 7 rows a core, not 8 and 6
+  EXPECT_EQ(Sizes(7, 4), (std::vector<int64_t>{2, 2, 1, 2}));
+  EXPECT_EQ(Sizes(10, 3), (std::vector<int64_t>{4, 3, 3}));
+  EXPECT_EQ(Sizes(2, 4), (std::vector<int64_t>{1, 0, 0, 1}));
+  EXPECT_EQ(Sizes(12, 4), (std::vector<int64_t>{3, 3, 3, 3}));
+  EXPECT_EQ(Sizes(5, 1), (std::vector<int64_t>{5}));
+  for (int64_t total = 0; total <= 40; ++total)
+    for (uint32_t dim = 2; dim <= 8; dim += 2) {
+      const std::vector<int64_t> s = Sizes(total, dim);
+      int64_t front = 0, back = 0;  // what a core taking from the front and one from the back get
+      for (uint32_t i = 0; i < dim / 2; ++i) {
+        front += s[i];
+        back += s[dim - 1 - i];
+        EXPECT_GE(s[i], total / dim);
+        EXPECT_LE(s[i], total / dim + 1);
+      }
+      EXPECT_GE(front - back, 0) << total << " in " << dim;
+      EXPECT_LE(front - back, 1) << total << " in " << dim;
+    }
 }
 
 }  // namespace
