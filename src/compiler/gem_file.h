@@ -36,7 +36,11 @@
 
 namespace ge {
 
-constexpr uint32_t kGemFormatVersion = 1;
+// 2: the packed convolution weights follow the balanced row blocks (kernels::BlockRange and
+// WholeRounds in ops/dnnl_conv.h choose other block rows, and so other packed layouts, than
+// version 1's GE did; a version-1 file's weights would load with the right size and the wrong
+// layout).
+constexpr uint32_t kGemFormatVersion = 2;
 constexpr size_t kGemHeaderBytes = 64;
 
 // What a .gem records about its compilation (shown by `ge info`).
