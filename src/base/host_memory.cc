@@ -37,16 +37,34 @@ int64_t HostMemoryLimit() {
 
 int64_t HostMemoryInUse() { return g_in_use.load(std::memory_order_relaxed); }
 
+namespace {
+
+// The bytes in use before the reservation; `bytes` stays accounted only when *ok.
+int64_t Reserve(int64_t bytes, int64_t limit, bool* ok) {
+  const int64_t before = g_in_use.fetch_add(bytes, std::memory_order_relaxed);
+  *ok = bytes <= limit && before <= limit - bytes;
+  if (!*ok) g_in_use.fetch_sub(bytes, std::memory_order_relaxed);
+  return before;
+}
+
+}  // namespace
+
 void ReserveHostMemory(int64_t bytes) {
   if (bytes <= 0) return;
   const int64_t limit = HostMemoryLimit();
-  const int64_t before = g_in_use.fetch_add(bytes, std::memory_order_relaxed);
-  if (bytes > limit || before > limit - bytes) {
-    g_in_use.fetch_sub(bytes, std::memory_order_relaxed);
+  bool ok = false;
+  const int64_t before = Reserve(bytes, limit, &ok);
+  if (!ok)
     throw HostMemoryLimitError(fmt::format(
-        "a {}-byte host tensor would exceed the host memory limit of {} bytes ({} in use; GE_HOST_MEMORY_LIMIT)",
-        bytes, limit, before));
-  }
+        "a {}-byte host tensor would exceed the host memory limit of {} bytes ({} in use; GE_HOST_MEMORY_LIMIT)", bytes,
+        limit, before));
+}
+
+bool TryReserveHostMemory(int64_t bytes) {
+  if (bytes <= 0) return true;
+  bool ok = false;
+  Reserve(bytes, HostMemoryLimit(), &ok);
+  return ok;
 }
 
 void ReleaseHostMemory(int64_t bytes) {

@@ -22,6 +22,7 @@
 #include "compiler/memory_checker.h"
 #include "compiler/node_binding.h"
 #include "compiler/op_call.h"
+#include "kernels/kernel_target.h"
 
 namespace ge {
 namespace {
@@ -872,6 +873,7 @@ Status SerializeCompiledGraph(const CompiledGraph& compiled, const GemInfo& info
   Writer w;
   WeightTable weights;
   w.Str(info.producer);
+  w.Str(kernels::KernelTarget());
   w.Str(info.source);
   WriteOptions(w, info.options);
   w.U32(info.core_num);
@@ -1007,6 +1009,12 @@ Status Deserialize(const uint8_t* data, size_t size, const std::string& source, 
 
   Reader r(data + meta_offset, meta_bytes);
   info.producer = r.Str("producer");
+  info.target = r.Str("target");
+  if (r.ok() && info.target != kernels::KernelTarget())
+    return fail(
+        fmt::format("compiled for another kernel target: the file's is \"{}\", this machine's \"{}\" (packed "
+                    "weights layouts depend on it: compile the model again on this machine)",
+                    info.target, kernels::KernelTarget()));
   info.source = r.Str("source");
   info.options = ReadOptions(r);
   info.core_num = r.U32();

@@ -3,14 +3,16 @@
 // Layout (little-endian):
 //   [0, 64)        header: magic "GEMODEL\0", format version, header size, file size, the offsets
 //                  and sizes of the two sections, and a 64-bit checksum of every other byte
-//   meta section   the compile options, the compiled graph and each segment graph (values, nodes,
-//                  attributes, subgraphs), per segment its node list and I/O and either the sink
-//                  program (schedule, tasks with block dim, tiling data and bound arguments,
-//                  stream assignment, memory plan) or the host placement; the reports
+//   meta section   the producer, the kernel target, the compile options, the compiled graph and
+//                  each segment graph (values, nodes, attributes, subgraphs), per segment its node
+//                  list and I/O and either the sink program (schedule, tasks with block dim,
+//                  tiling data and bound arguments, stream assignment, memory plan) or the host
+//                  placement; the reports
 //   weights        from a 4096-byte boundary: every constant's bytes, each 64-byte aligned, stored
 //                  once however many graphs hold it (so the section can be memory-mapped)
 //
-// Loading checks, in this order: the header against the file size, the checksum, then every
+// Loading checks, in this order: the header against the file size, the checksum, the kernel
+// target (the machine's ISA, oneDNN and caches: packed weights layouts depend on them), then every
 // count, index, offset and size in the meta section (reads are bounds-checked; counts are bounded
 // by the bytes left) and, once built, each graph (Graph::Verify, operators registered), each sink
 // program (schedule a topological permutation, every kernel argument inside the arena with the
@@ -40,14 +42,20 @@ namespace ge {
 // WholeRounds in ops/dnnl_conv.h choose other block rows, and so other packed layouts, than
 // version 1's GE did; a version-1 file's weights would load with the right size and the wrong
 // layout).
-constexpr uint32_t kGemFormatVersion = 2;
+// 3: the file records the kernel target it was compiled for (kernels/kernel_target.h), and a
+// file from another target is refused: oneDNN chooses the packed weights layouts by ISA, version
+// and cache sizes, so a file moved to another machine could load with the wrong layout.
+constexpr uint32_t kGemFormatVersion = 3;
 constexpr size_t kGemHeaderBytes = 64;
 
 // What a .gem records about its compilation (shown by `ge info`).
 struct GemInfo {
   uint32_t format_version = kGemFormatVersion;
   std::string producer;  // "GE <version>"
-  std::string source;    // the model file compiled
+  // The kernel target the file was compiled for (kernels::KernelTarget() of the compiling
+  // process; SerializeCompiledGraph writes the current one, whatever this holds).
+  std::string target;
+  std::string source;  // the model file compiled
   CompileOptions options;
   uint32_t core_num = 1;  // the device cores the tiling was computed for
   uint64_t meta_bytes = 0, weights_bytes = 0;

@@ -405,10 +405,15 @@ bool DnnlConvSupported(const DnnlConvParams& p) { return GetDnnlConvPlan(p, 1) !
 // oneDNN computes offsets in 32-bit ints: dims, pads and an image's elements beyond 2^31 divide
 // by zero inside its primitive-descriptor creation (a fuzzed Conv with a 2^40 pad: SIGFPE at
 // compile time). Such a convolution is not oneDNN's; the reference path sizes it and fails cleanly.
+// Nor is one with a pad of at least the kernel's extent (output pixels that read nothing but
+// padding): a mutated offline model's right pad of 5505025 on a 3x3 kernel made oneDNN's
+// primitive-descriptor creation allocate past 14 GiB, and `ge run` was killed.
 bool WithinDnnlLimits(const DnnlConvParams& p) {
   constexpr int64_t kMax = int64_t{1} << 31;
   for (int64_t v : {p.c, p.h, p.w, p.m, p.kh, p.kw, p.sh, p.sw, p.dh, p.dw, p.pt, p.pl, p.pb, p.pr, p.oh, p.ow})
     if (v < 0 || v >= kMax) return false;
+  const int64_t extent_h = (p.kh - 1) * p.dh + 1, extent_w = (p.kw - 1) * p.dw + 1;
+  if (p.pt >= extent_h || p.pb >= extent_h || p.pl >= extent_w || p.pr >= extent_w) return false;
   return p.h * p.w < kMax / std::max<int64_t>(p.c, 1) && p.oh * p.ow < kMax / std::max<int64_t>(p.m, 1) &&
          p.kh * p.kw < kMax / std::max<int64_t>(p.c, 1);
 }

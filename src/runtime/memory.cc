@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "base/error_message.h"
+#include "base/host_memory.h"
 #include "base/page_map.h"
 
 namespace ge::rt {
@@ -39,11 +40,29 @@ bool CheckSize(size_t size) {
   return true;
 }
 
+// The CPU device's memory is the host's: both kinds of block are also accounted against the host
+// memory limit (base/host_memory.h), which host tensors share.
+bool ReserveAsHost(size_t rounded, const char* what, size_t size) {
+  if (TryReserveHostMemory(static_cast<int64_t>(rounded))) return true;
+  SetRecentErrMsg(
+      fmt::format("{} out of memory: requested {} bytes, which with the {} bytes of host tensors and device memory in "
+                  "use would exceed the host memory limit of {} bytes (the CPU device's memory is the host's; "
+                  "GE_HOST_MEMORY_LIMIT)",
+                  what, size, HostMemoryInUse(), HostMemoryLimit()));
+  return false;
+}
+
 }  // namespace
 
 DeviceMemory::~DeviceMemory() {
-  for (auto& [ptr, size] : device_blocks_) FreeBlock(ptr, size);
-  for (auto& [ptr, size] : host_blocks_) std::free(ptr);
+  for (auto& [ptr, size] : device_blocks_) {
+    FreeBlock(ptr, size);
+    ReleaseHostMemory(static_cast<int64_t>(size));
+  }
+  for (auto& [ptr, size] : host_blocks_) {
+    std::free(ptr);
+    ReleaseHostMemory(static_cast<int64_t>(RoundUp(size)));
+  }
 }
 
 aclError DeviceMemory::Malloc(size_t size, void** ptr) {
@@ -59,8 +78,10 @@ aclError DeviceMemory::Malloc(size_t size, void** ptr) {
     SetRecentErrMsg(fmt::format("device out of memory: requested {} bytes, {} of {} in use", size, in_use_, limit_));
     return ACL_ERROR_RT_MEMORY_ALLOCATION;
   }
+  if (!ReserveAsHost(rounded, "device", size)) return ACL_ERROR_RT_MEMORY_ALLOCATION;
   void* p = AllocBlock(rounded);
   if (p == nullptr) {
+    ReleaseHostMemory(static_cast<int64_t>(rounded));
     SetRecentErrMsg(
         fmt::format("device out of memory: requested {} bytes, host allocation "
                     "failed with {} bytes in use",
@@ -91,6 +112,7 @@ aclError DeviceMemory::Free(void* ptr) {
     device_blocks_.erase(it);
   }
   FreeBlock(ptr, rounded);
+  ReleaseHostMemory(static_cast<int64_t>(rounded));
   return ACL_SUCCESS;
 }
 
@@ -101,8 +123,10 @@ aclError DeviceMemory::MallocHost(size_t size, void** ptr) {
   }
   *ptr = nullptr;
   if (!CheckSize(size)) return ACL_ERROR_INVALID_PARAM;
+  if (!ReserveAsHost(RoundUp(size), "host", size)) return ACL_ERROR_BAD_ALLOC;
   void* p = std::aligned_alloc(kDeviceMemAlign, RoundUp(size));
   if (p == nullptr) {
+    ReleaseHostMemory(static_cast<int64_t>(RoundUp(size)));
     SetRecentErrMsg(fmt::format("host out of memory: requested {} bytes", size));
     return ACL_ERROR_BAD_ALLOC;
   }
@@ -117,14 +141,19 @@ aclError DeviceMemory::FreeHost(void* ptr) {
     SetRecentErrMsg("aclrtFreeHost: hostPtr is null");
     return ACL_ERROR_INVALID_PARAM;
   }
+  size_t size = 0;
   {
     std::lock_guard<std::mutex> lk(mu_);
-    if (host_blocks_.erase(ptr) == 0) {
+    auto it = host_blocks_.find(ptr);
+    if (it == host_blocks_.end()) {
       SetRecentErrMsg(fmt::format("aclrtFreeHost: {} is not a host allocation (or already freed)", ptr));
       return ACL_ERROR_RT_MEMORY_FREE;
     }
+    size = it->second;
+    host_blocks_.erase(it);
   }
   std::free(ptr);
+  ReleaseHostMemory(static_cast<int64_t>(RoundUp(size)));
   return ACL_SUCCESS;
 }
 

@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "acl/acl_rt.h"
 #include "ge/graph.h"
 #include "ge/model.h"
 
@@ -47,6 +49,36 @@ TEST(HostMemoryLimit, HostTensorsAreAccountedAndLimited) {
   EXPECT_FALSE(st.ok());
   EXPECT_EQ(st.code(), Status::kOutOfMemory) << st.message();
   EXPECT_NE(st.message().find("host memory limit"), std::string::npos) << st.message();
+  SetHostMemoryLimitForTesting(0);
+}
+
+// The CPU device's memory is the host's: device and pinned host blocks count against the host
+// memory limit that host tensors share, so the two together cannot outgrow it.
+TEST(HostMemoryLimit, DeviceMemoryCountsAgainstIt) {
+  EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  const int64_t before = HostMemoryInUse();
+  SetHostMemoryLimitForTesting(before + (int64_t{64} << 20));
+  void* dev = nullptr;
+  ASSERT_EQ(aclrtMalloc(&dev, size_t{40} << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(HostMemoryInUse(), before + (int64_t{40} << 20));
+  EXPECT_THROW(ReserveHostMemory(int64_t{32} << 20), HostMemoryLimitError);  // a 32 MiB host tensor
+  void* host = reinterpret_cast<void*>(1);
+  EXPECT_EQ(aclrtMallocHost(&host, size_t{32} << 20), ACL_ERROR_BAD_ALLOC);
+  EXPECT_EQ(host, nullptr);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("host out of memory: requested 33554432 bytes"), std::string::npos)
+      << aclGetRecentErrMsg();
+  void* dev2 = reinterpret_cast<void*>(1);
+  EXPECT_EQ(aclrtMalloc(&dev2, size_t{32} << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+  EXPECT_EQ(dev2, nullptr);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("the CPU device's memory is the host's"), std::string::npos)
+      << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtMallocHost(&host, size_t{16} << 20), ACL_SUCCESS);
+  EXPECT_EQ(HostMemoryInUse(), before + (int64_t{56} << 20));
+  EXPECT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
+  EXPECT_EQ(HostMemoryInUse(), before);
+  ReserveHostMemory(int64_t{32} << 20);  // room again
+  ReleaseHostMemory(int64_t{32} << 20);
   SetHostMemoryLimitForTesting(0);
 }
 

@@ -7,6 +7,8 @@
 //   sanitizer stage runs this under AddressSanitizer).
 // * A wrong format version, a truncated file, a non-.gem, and load options that contradict the
 //   file are refused with messages naming the problem.
+// * A file compiled for another kernel target (ISA, oneDNN, caches: they choose the packed weights
+//   layouts) is refused, naming both targets.
 // * An aclnn_only operator cannot be compiled offline: the error names the node and the op.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -23,6 +25,7 @@
 #include "ge/graph.h"
 #include "ge/model.h"
 #include "ge/npy.h"
+#include "kernels/kernel_target.h"
 #include "register/op_def.h"
 
 namespace ge {
@@ -264,6 +267,111 @@ TEST(OfflineModel, WrongVersionTruncatedAndForeignFilesAreRefused) {
 }
 
 // Weights are read from the mapped file while loading; a loaded model no longer depends on it.
+// The .gem `bytes` (header, then the producer and the kernel target strings, as gem_file.cc writes
+// them) with `target` as its kernel target (this machine's by default, so that a kept fuzz input
+// reaches the check it was kept for on any machine); the weights section moves to the next 4096-byte boundary when the
+// meta section outgrows its padding, and the checksum is recomputed.
+std::vector<uint8_t> Retargeted(const std::vector<uint8_t>& bytes,
+                                const std::string& target = kernels::KernelTarget()) {
+  auto u32 = [&](size_t at) {
+    uint32_t v = 0;
+    std::memcpy(&v, bytes.data() + at, 4);
+    return v;
+  };
+  auto u64 = [&](size_t at) {
+    uint64_t v = 0;
+    std::memcpy(&v, bytes.data() + at, 8);
+    return v;
+  };
+  EXPECT_GT(bytes.size(), kGemHeaderBytes + 8);
+  const size_t target_at = kGemHeaderBytes + 4 + u32(kGemHeaderBytes);
+  const size_t target_end = target_at + 4 + u32(target_at);
+  const uint64_t meta_end = kGemHeaderBytes + u64(32), weights_at = u64(40);
+  EXPECT_LE(target_end, meta_end);
+  EXPECT_LE(meta_end, weights_at);
+  EXPECT_LE(weights_at, bytes.size());
+  std::vector<uint8_t> meta(bytes.begin() + static_cast<std::ptrdiff_t>(kGemHeaderBytes),
+                            bytes.begin() + static_cast<std::ptrdiff_t>(target_at));
+  const uint32_t n = static_cast<uint32_t>(target.size());
+  meta.insert(meta.end(), reinterpret_cast<const uint8_t*>(&n), reinterpret_cast<const uint8_t*>(&n) + 4);
+  meta.insert(meta.end(), target.begin(), target.end());
+  meta.insert(meta.end(), bytes.begin() + static_cast<std::ptrdiff_t>(target_end),
+              bytes.begin() + static_cast<std::ptrdiff_t>(meta_end));
+  const uint64_t new_weights_at = std::max<uint64_t>(weights_at, (kGemHeaderBytes + meta.size() + 4095) / 4096 * 4096);
+  std::vector<uint8_t> f(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(kGemHeaderBytes));
+  f.insert(f.end(), meta.begin(), meta.end());
+  f.resize(new_weights_at, 0);
+  f.insert(f.end(), bytes.begin() + static_cast<std::ptrdiff_t>(weights_at), bytes.end());
+  const uint64_t file_bytes = f.size(), meta_bytes = meta.size();
+  std::memcpy(f.data() + 16, &file_bytes, 8);
+  std::memcpy(f.data() + 32, &meta_bytes, 8);
+  std::memcpy(f.data() + 40, &new_weights_at, 8);
+  FixChecksum(&f);
+  return f;
+}
+
+// A file compiled on a machine with another kernel target (here: this machine's with a note
+// appended, 4096 bytes of target so that the weights section moves too) is refused naming both
+// targets; given this machine's target back, the same bytes load and run.
+TEST(OfflineModel, AFileCompiledForAnotherKernelTargetIsRefused) {
+  const std::vector<uint8_t> good = Compiled("small_cnn", "sink");
+  const std::string& here = kernels::KernelTarget();
+  const std::string bytes(good.begin(), good.end());
+  ASSERT_NE(bytes.find(here), std::string::npos) << "the file records the target it was compiled for";
+  const std::string other = here + "; another machine" + std::string(4096, '.');
+  const std::vector<uint8_t> foreign = Retargeted(good, other);
+  ASSERT_GT(foreign.size(), good.size());
+  const std::string path = TempPath("other_target.gem");
+  WriteFile(path, foreign);
+  std::unique_ptr<Model> m;
+  Status st = Model::Load(path, {}, &m);
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(m, nullptr);
+  EXPECT_NE(st.message().find(path + ": not a valid .gem model: compiled for another kernel target"), std::string::npos)
+      << st.message();
+  EXPECT_NE(st.message().find(fmt::format("the file's is \"{}\", this machine's \"{}\"", other, here)),
+            std::string::npos)
+      << st.message();
+  EXPECT_NE(st.message().find("compile the model again on this machine"), std::string::npos) << st.message();
+  std::filesystem::remove(path);
+
+  const std::vector<uint8_t> back = Retargeted(foreign);
+  std::unique_ptr<CompiledGraph> cg;
+  st = DeserializeCompiledGraph(back.data(), back.size(), "back.gem", &cg, nullptr);
+  EXPECT_TRUE(st.ok()) << st.message();
+  WriteFile(path, back);
+  ASSERT_TRUE(Model::Load(path, {}, &m).ok());
+  std::filesystem::remove(path);
+  std::unique_ptr<Model> onnx;
+  ASSERT_TRUE(Model::Load(kModels + "small_cnn.onnx", {}, &onnx).ok());
+  const HostTensor in = Input("small_cnn");
+  const std::vector<HostTensor> a = RunModel(*m, in), b = RunModel(*onnx, in);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    EXPECT_EQ(std::memcmp(a[i].data(), b[i].data(), a[i].NumBytes()), 0) << "output " << i;
+}
+
+std::vector<uint8_t> KeptFuzzInput(const std::string& name) {
+  const std::string path = std::string(GE_SOURCE_DIR) + "/fuzz/regressions/gem/" + name;
+  std::vector<uint8_t> bytes = ReadFile(path);
+  EXPECT_GT(bytes.size(), kGemHeaderBytes) << path;
+  return bytes.size() > kGemHeaderBytes ? Retargeted(bytes) : bytes;
+}
+
+// A mutated .gem whose host-run Softmax reads a constant the file marks as released (no bytes,
+// kept only for sink segments): the host executor uploaded one byte for it and the Softmax read
+// past it (heap-buffer-overflow, gem harness). Now the load fails naming the value and reader.
+TEST(OfflineModel, HostNodeReadingAReleasedConstantIsAnError) {
+  const std::vector<uint8_t> bytes = KeptFuzzInput("host_reads_released_constant.gem");
+  std::unique_ptr<Model> model;
+  Status st = Model::LoadFromMemory(bytes.data(), bytes.size(), ModelOptions{}, &model);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("value 'features.0.weight' (float32[8, 3, 3, 3]) is a constant without bytes "
+                              "(released), but node '/Softmax' (Softmax) reads it"),
+            std::string::npos)
+      << st.message();
+}
+
 TEST(OfflineModel, ALoadedModelSurvivesItsFileBeingTruncated) {
   for (const char* mode : {"sink", "host"}) {
     const std::string gem = TempPath(std::string("conv_bn_res_trunc_") + mode + ".gem");

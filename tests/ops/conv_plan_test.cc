@@ -79,6 +79,30 @@ std::vector<int64_t> Sizes(int64_t total, uint32_t dim) {
   return sizes;
 }
 
+// A pad of at least the kernel's extent is not given to oneDNN: a mutated offline model's right
+// pad of 5505025 on a 3x3 kernel (an output 32 x 5505056 x 8) made oneDNN's primitive-descriptor
+// creation allocate past 14 GiB, and `ge run` was killed. Pads up to the extent minus one (and a
+// dilated kernel's larger extent) stay supported.
+TEST(DnnlConvPlan, APadOfTheKernelsExtentIsNotOneDnns) {
+  if (BlocksOnOneCore(OneByOne(7, 960, 320)) == 0) GTEST_SKIP() << "no oneDNN convolution on this build";
+  DnnlConvParams p = OneByOne(32, 3, 8);
+  p.kh = p.kw = 3;
+  p.pt = p.pl = p.pb = 1;
+  p.pr = 5505025;
+  p.ow = 32 + 1 + 5505025 - 2;
+  EXPECT_FALSE(ops_util::DnnlConvSupported(p));
+  p.pr = 3;
+  p.ow = 32 + 1 + 3 - 2;
+  EXPECT_FALSE(ops_util::DnnlConvSupported(p));
+  p.pr = 2;
+  p.ow = 32 + 1 + 2 - 2;
+  EXPECT_TRUE(ops_util::DnnlConvSupported(p));
+  p.dh = p.dw = 2;  // extent 5: pads of 4
+  p.pt = p.pl = p.pb = p.pr = 4;
+  p.oh = p.ow = 32 + 8 - 4;
+  EXPECT_TRUE(ops_util::DnnlConvSupported(p));
+}
+
 TEST(BlockRange, TheRemainderGoesToBothEnds) {
   EXPECT_EQ(Sizes(14, 4), (std::vector<int64_t>{4, 3, 3, 4}));  // 7 rows a core, not 8 and 6
   EXPECT_EQ(Sizes(7, 4), (std::vector<int64_t>{2, 2, 1, 2}));
