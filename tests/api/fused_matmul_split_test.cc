@@ -78,11 +78,15 @@ TEST(FusedMatMulSplit, MatrixVectorOverColumns) {
   for (const char* mode : {"sink", "host"})
     for (int level : {0, 2}) CheckSplit(4, 1024, 1000, mode, level);
 }
-// One and two rows: more column blocks than rows (every block must run, not one per row).
+// One and two rows: more column blocks than rows (every block must run, not one per row). One row
+// of a packed B is GE's own product over 64-column panels: K not a multiple of the panel's 16-row
+// blocks, N not of 64 (a partial last panel), fewer than four panels.
 TEST(FusedMatMulSplit, SingleRowOverColumns) {
   for (const char* mode : {"sink", "host"})
     for (int level : {0, 2}) {
       CheckSplit(1, 576, 1024, mode, level);
+      CheckSplit(1, 1001, 1000, mode, level);
+      CheckSplit(1, 37, 150, mode, level);
       CheckSplit(2, 512, 1000, mode, level);
     }
 }
