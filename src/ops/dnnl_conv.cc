@@ -279,9 +279,7 @@ bool BuildChannelBlocks(const DnnlConvParams& p, DnnlConvPlan* plan) {
 uint32_t BlocksFor(const DnnlConvParams& p, uint32_t max_blocks) {
   const int64_t flops = 2 * p.m * p.oh * p.ow * (p.c / p.group) * p.kh * p.kw;
   const int64_t floats = p.h * p.w * p.c + p.oh * p.ow * p.m;
-  return WholeRounds(static_cast<uint32_t>(
-                         std::clamp<int64_t>((flops + 16 * floats) / (1 << 20), 1, std::max<uint32_t>(max_blocks, 1))),
-                     max_blocks);
+  return SplitBlocks(flops + 16 * floats, 1 << 20, max_blocks);
 }
 
 // Row blocks the packed layout is chosen for (two cores, two blocks each).

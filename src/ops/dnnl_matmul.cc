@@ -261,8 +261,7 @@ std::unique_ptr<DnnlMatMulPlan> BuildPlan(const DnnlMatMulParams& p, uint32_t ma
   // A product of few rows is bound by reading B (one float of B costs ~30 flops' time at this
   // machine's bandwidth per core), not by its flops: count that as its work.
   int64_t work = std::max<int64_t>(2 * p.rows * p.k * p.n, 32 * p.k * p.n);
-  int64_t want = WholeRounds(
-      static_cast<uint32_t>(std::clamp<int64_t>(work / (2 << 20), 1, std::max<uint32_t>(max_blocks, 1))), max_blocks);
+  int64_t want = SplitBlocks(work, 2 << 20, max_blocks);
   int64_t by_rows = std::max<int64_t>(1, std::min<int64_t>(want, p.rows / 8));
   int64_t by_cols = unit == 0 ? 1 : std::max<int64_t>(1, std::min<int64_t>(want, p.n / unit));
   // Columns also when each column block stays wide (>= 128): every block then keeps all rows,

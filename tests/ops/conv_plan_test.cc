@@ -51,14 +51,26 @@ TEST(DnnlConvPlan, Large1x1ConvolutionsSplitByChannels) {
 TEST(DnnlConvPlan, RowBlocksComeInWholeRoundsOfTheCores) {
   if (BlocksOnOneCore(OneByOne(7, 960, 320)) == 0) GTEST_SKIP() << "no oneDNN convolution on this build";
   // mobilenet_v2's 14x14x384 depthwise convolution: ~3.8 MFLOP with its memory traffic, three
-  // blocks of ~1 MFLOP by size, but three blocks on two cores leave one core a block behind.
+  // blocks of ~1 MFLOP by size, but three blocks on two cores leave one core a block behind; and
+  // too little work for two blocks a core: one each.
   DnnlConvParams dw = OneByOne(14, 384, 384);
   dw.group = 384;
   dw.kh = dw.kw = 3;
   dw.pt = dw.pl = dw.pb = dw.pr = 1;
   const ops_util::DnnlConvPlan* plan = ops_util::GetDnnlConvPlan(dw, ops_util::OversplitBlocks(2));
   ASSERT_NE(plan, nullptr);
+  EXPECT_EQ(ops_util::DnnlConvPlanBlocks(plan), 2u);
+  // A 112x112x64 3x3 convolution, 925 MFLOP: two blocks a core.
+  DnnlConvParams big = OneByOne(112, 64, 64);
+  big.kh = big.kw = 3;
+  big.pt = big.pl = big.pb = big.pr = 1;
+  plan = ops_util::GetDnnlConvPlan(big, ops_util::OversplitBlocks(2));
+  ASSERT_NE(plan, nullptr);
   EXPECT_EQ(ops_util::DnnlConvPlanBlocks(plan), 4u);
+  EXPECT_EQ(ops_util::SplitBlocks(int64_t{3} << 20, 1 << 20, 4), 2u);
+  EXPECT_EQ(ops_util::SplitBlocks(int64_t{300} << 20, 1 << 20, 4), 4u);
+  EXPECT_EQ(ops_util::SplitBlocks(int64_t{300} << 20, 1 << 20, 1), 1u);
+  EXPECT_EQ(ops_util::SplitBlocks(int64_t{1} << 19, 1 << 20, 4), 1u);
   EXPECT_EQ(ops_util::WholeRounds(3, 4), 4u);
   EXPECT_EQ(ops_util::WholeRounds(1, 4), 1u);
   EXPECT_EQ(ops_util::WholeRounds(5, 8), 8u);
