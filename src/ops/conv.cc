@@ -364,10 +364,12 @@ ge::graphStatus FusedTiling(gert::TilingContext* ctx) {
   NhwcTiling t{};
   t.nhwc = 1;
   t.plan = GetDnnlConvPlan(p, OversplitBlocks(ctx->GetCoreNum()));
-  if (t.plan == nullptr) return ge::GRAPH_FAILED;
+  if (t.plan == nullptr) return InferFail("no convolution kernel: " + DnnlConvRefusal(p));
   // The packed weights must be exactly what the plan's primitives read.
-  if (ctx->GetInputShape(1)->GetStorageShape().GetShapeSize() != static_cast<int64_t>(PackedConvWeightsSize(p)))
-    return ge::GRAPH_FAILED;
+  const int64_t packed = ctx->GetInputShape(1)->GetStorageShape().GetShapeSize();
+  if (packed != static_cast<int64_t>(PackedConvWeightsSize(p)))
+    return InferFail(fmt::format("expected the packed weights W to hold {} floats for this convolution, got {}",
+                                 PackedConvWeightsSize(p), packed));
   t.has_bias = p.has_bias;
   t.has_z = p.has_z;
   t.images = p.n;

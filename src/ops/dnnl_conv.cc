@@ -1,5 +1,6 @@
 #include "ops/dnnl_conv.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -406,15 +407,23 @@ bool DnnlConvSupported(const DnnlConvParams& p) { return GetDnnlConvPlan(p, 1) !
 // Nor is one with a pad of at least the kernel's extent (output pixels that read nothing but
 // padding): a mutated offline model's right pad of 5505025 on a 3x3 kernel made oneDNN's
 // primitive-descriptor creation allocate past 14 GiB, and `ge run` was killed.
-bool WithinDnnlLimits(const DnnlConvParams& p) {
+// Why p is beyond those limits ("" when within).
+std::string OutsideDnnlLimits(const DnnlConvParams& p) {
   constexpr int64_t kMax = int64_t{1} << 31;
   for (int64_t v : {p.c, p.h, p.w, p.m, p.kh, p.kw, p.sh, p.sw, p.dh, p.dw, p.pt, p.pl, p.pb, p.pr, p.oh, p.ow})
-    if (v < 0 || v >= kMax) return false;
+    if (v < 0 || v >= kMax) return fmt::format("a size, stride, dilation or pad of {} (oneDNN takes 0 to 2^31 - 1)", v);
   const int64_t extent_h = (p.kh - 1) * p.dh + 1, extent_w = (p.kw - 1) * p.dw + 1;
-  if (p.pt >= extent_h || p.pb >= extent_h || p.pl >= extent_w || p.pr >= extent_w) return false;
-  return p.h * p.w < kMax / std::max<int64_t>(p.c, 1) && p.oh * p.ow < kMax / std::max<int64_t>(p.m, 1) &&
-         p.kh * p.kw < kMax / std::max<int64_t>(p.c, 1);
+  if (p.pt >= extent_h || p.pb >= extent_h || p.pl >= extent_w || p.pr >= extent_w)
+    return fmt::format(
+        "pads [{}, {}, {}, {}] (top, left, bottom, right): each must be less than the {}x{} kernel's "
+        "extent ({}x{}), or output pixels read nothing but padding",
+        p.pt, p.pl, p.pb, p.pr, p.kh, p.kw, extent_h, extent_w);
+  if (p.h * p.w >= kMax / std::max<int64_t>(p.c, 1) || p.oh * p.ow >= kMax / std::max<int64_t>(p.m, 1) ||
+      p.kh * p.kw >= kMax / std::max<int64_t>(p.c, 1))
+    return "an image or filter of 2^31 elements or more (oneDNN's offsets are 32-bit)";
+  return "";
 }
+bool WithinDnnlLimits(const DnnlConvParams& p) { return OutsideDnnlLimits(p).empty(); }
 
 const DnnlConvPlan* GetDnnlConvPlan(const DnnlConvParams& p, uint32_t max_blocks) {
   if (!WithinDnnlLimits(p)) return nullptr;
@@ -427,6 +436,11 @@ const DnnlConvPlan* GetDnnlConvPlan(const DnnlConvParams& p, uint32_t max_blocks
   const DnnlConvPlan* raw = plan.get();
   g_plans.emplace(std::move(key), std::move(plan));  // a null plan is cached too: unsupported
   return raw;
+}
+
+std::string DnnlConvRefusal(const DnnlConvParams& p) {
+  std::string why = OutsideDnnlLimits(p);
+  return why.empty() ? "oneDNN has no convolution primitive for these parameters" : why;
 }
 
 uint32_t DnnlConvPlanBlocks(const DnnlConvPlan* plan) { return static_cast<uint32_t>(plan->blocks.size()); }
@@ -618,6 +632,7 @@ bool PackConvWeights(const DnnlConvParams& p, const float* oihw, float* packed) 
 
 struct DnnlConvPlan {};
 bool DnnlConvSupported(const DnnlConvParams&) { return false; }
+std::string DnnlConvRefusal(const DnnlConvParams&) { return "GE was built without oneDNN"; }
 const DnnlConvPlan* GetDnnlConvPlan(const DnnlConvParams&, uint32_t) { return nullptr; }
 uint32_t DnnlConvPlanBlocks(const DnnlConvPlan*) { return 0; }
 void RunDnnlConv(const DnnlConvPlan*, uint32_t, int64_t, const float*, const float*, const float*, const float*, float*,

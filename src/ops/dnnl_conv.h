@@ -84,6 +84,9 @@ struct DnnlConvPlan;
 bool DnnlConvSupported(const DnnlConvParams& p);
 // The cached plan for p with at most max_blocks row blocks (null if unsupported). Thread-safe.
 const DnnlConvPlan* GetDnnlConvPlan(const DnnlConvParams& p, uint32_t max_blocks);
+// Why GetDnnlConvPlan has no plan for p (a pad of the kernel's extent or more, sizes beyond
+// oneDNN's 32-bit offsets, no primitive).
+std::string DnnlConvRefusal(const DnnlConvParams& p);
 uint32_t DnnlConvPlanBlocks(const DnnlConvPlan* plan);
 // Runs block `block` of the plan on `images` images. w is the packed weights; z may be null.
 // x_scale (may be null): one factor per input channel (per image when scale_per_image) that

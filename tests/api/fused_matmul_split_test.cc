@@ -117,7 +117,8 @@ TEST(FusedMatMulSplit, PackedWeightsOfTheWrongSize) {
 
 // An NHWC FusedConv whose packed weights are not what its primitive reads: the compile fails
 // naming the node, nothing is read.
-std::string PackedConvError(Shape w_shape, std::vector<int64_t> kernel_shape, int64_t packed) {
+std::string PackedConvError(Shape w_shape, std::vector<int64_t> kernel_shape, int64_t packed,
+                            std::vector<int64_t> pads = {0, 0, 0, 0}) {
   auto g = std::make_shared<Graph>("g");
   ValueId x = g->AddInput("x", TensorDesc{DT_FLOAT, FORMAT_ND, Shape({1, 8, 8, 4})});
   ValueId w = g->AddConstant("w", HostTensor(DT_FLOAT, w_shape));
@@ -126,6 +127,7 @@ std::string PackedConvError(Shape w_shape, std::vector<int64_t> kernel_shape, in
              {{"layout", std::string("NHWC")},
               {"kernel_shape", kernel_shape},
               {"out_channels", int64_t{4}},
+              {"pads", pads},
               {"packed_weights", packed}});
   g->AddOutput(y);
   std::unique_ptr<Model> model;
@@ -135,7 +137,19 @@ std::string PackedConvError(Shape w_shape, std::vector<int64_t> kernel_shape, in
 }
 
 TEST(FusedConvWeights, PackedWeightsOfTheWrongSize) {
-  EXPECT_NE(PackedConvError(Shape({10}), {3, 3}, 1).find("node 'conv' (FusedConv)"), std::string::npos);
+  const std::string msg = PackedConvError(Shape({10}), {3, 3}, 1);
+  EXPECT_NE(msg.find("node 'conv' (FusedConv)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("expected the packed weights W to hold"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("got 10"), std::string::npos) << msg;
+}
+
+// A pad of at least the kernel's extent (a mutated offline model's right pad of 5505025 made
+// oneDNN allocate past 14 GiB): no kernel takes it, and the error says which pad.
+TEST(FusedConvWeights, APadOfTheKernelsExtentIsRefusedWithItsReason) {
+  const std::string msg = PackedConvError(Shape({10}), {3, 3}, 1, {1, 1, 1, 5505025});
+  EXPECT_NE(msg.find("node 'conv' (FusedConv)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("pads [1, 1, 1, 5505025]"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("3x3 kernel's extent (3x3)"), std::string::npos) << msg;
 }
 
 TEST(FusedConvWeights, KernelShapeThatContradictsW) {
