@@ -115,10 +115,10 @@ TEST(FusedMatMulSplit, PackedWeightsOfTheWrongSize) {
   EXPECT_NE(st.message().find("node 'mm' (FusedMatMul)"), std::string::npos) << st.message();
 }
 
-// An NHWC FusedConv whose packed weights are not what its primitive reads: the compile fails
-// naming the node, nothing is read.
+// An NHWC FusedConv whose packed weights are not what its primitive reads: the compile (sink) or
+// the run (host: tiling at run time) fails naming the node, nothing is read.
 std::string PackedConvError(Shape w_shape, std::vector<int64_t> kernel_shape, int64_t packed,
-                            std::vector<int64_t> pads = {0, 0, 0, 0}) {
+                            std::vector<int64_t> pads = {0, 0, 0, 0}, const std::string& mode = "sink") {
   auto g = std::make_shared<Graph>("g");
   ValueId x = g->AddInput("x", TensorDesc{DT_FLOAT, FORMAT_ND, Shape({1, 8, 8, 4})});
   ValueId w = g->AddConstant("w", HostTensor(DT_FLOAT, w_shape));
@@ -130,26 +130,38 @@ std::string PackedConvError(Shape w_shape, std::vector<int64_t> kernel_shape, in
               {"pads", pads},
               {"packed_weights", packed}});
   g->AddOutput(y);
+  ModelOptions opt;
+  opt.mode = mode;
   std::unique_ptr<Model> model;
-  Status st = Model::FromGraph(g, ModelOptions{}, &model);
-  EXPECT_FALSE(st.ok());
+  Status st = Model::FromGraph(g, opt, &model);
+  if (st.ok()) {
+    std::vector<HostTensor> out;
+    st = model->Run({HostTensor(DT_FLOAT, Shape({1, 8, 8, 4}))}, &out);
+  }
+  EXPECT_FALSE(st.ok()) << mode;
   return st.message();
 }
 
 TEST(FusedConvWeights, PackedWeightsOfTheWrongSize) {
-  const std::string msg = PackedConvError(Shape({10}), {3, 3}, 1);
-  EXPECT_NE(msg.find("node 'conv' (FusedConv)"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("expected the packed weights W to hold"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("got 10"), std::string::npos) << msg;
+  for (const char* mode : {"sink", "host"}) {
+    const std::string msg = PackedConvError(Shape({10}), {3, 3}, 1, {0, 0, 0, 0}, mode);
+    EXPECT_NE(msg.find("node 'conv' (FusedConv)"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("expected the packed weights W to hold"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("got 10"), std::string::npos) << msg;
+  }
 }
 
 // A pad of at least the kernel's extent (a mutated offline model's right pad of 5505025 made
-// oneDNN allocate past 14 GiB): no kernel takes it, and the error says which pad.
+// oneDNN allocate past 14 GiB): no kernel takes it, and the error says which pad. In host mode a
+// pad of 5 (the run allocates the output before its tiling fails: 700 MB for 5505025).
 TEST(FusedConvWeights, APadOfTheKernelsExtentIsRefusedWithItsReason) {
-  const std::string msg = PackedConvError(Shape({10}), {3, 3}, 1, {1, 1, 1, 5505025});
-  EXPECT_NE(msg.find("node 'conv' (FusedConv)"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("pads [1, 1, 1, 5505025]"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("3x3 kernel's extent (3x3)"), std::string::npos) << msg;
+  for (const char* mode : {"sink", "host"}) {
+    const int64_t pad = std::string(mode) == "sink" ? 5505025 : 5;
+    const std::string msg = PackedConvError(Shape({10}), {3, 3}, 1, {1, 1, 1, pad}, mode);
+    EXPECT_NE(msg.find("node 'conv' (FusedConv)"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("pads [1, 1, 1, " + std::to_string(pad) + "]"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("3x3 kernel's extent (3x3)"), std::string::npos) << msg;
+  }
 }
 
 TEST(FusedConvWeights, KernelShapeThatContradictsW) {
