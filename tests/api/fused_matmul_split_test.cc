@@ -3,7 +3,8 @@
 // plain (-O0) and packed at compile time (-O2, matmul-weight-packing); packed B of the wrong
 // size; FusedAttention against the formula written out; the NHWC conv's weight checks (a
 // kernel_shape that contradicts W, packed weights of the wrong size); the Winograd and the
-// gathered strided 1x1 convolutions against direct loops; and the float reductions' fast forms
+// gathered strided 1x1 convolutions and the input scale (on the weights or on the input rows)
+// against direct loops; and the float reductions' fast forms
 // against a loop over every element; two SqueezeNet Fire tails (concat-conv-split) and the NCHW
 // depthwise convolution against loops.
 #include <gtest/gtest.h>
@@ -338,6 +339,64 @@ void CheckStrided1x1(int64_t h, int64_t w, int64_t sh, int64_t sw) {
 TEST(FusedConvStrided1x1, MatchesADirectLoop) {
   CheckStrided1x1(31, 29, 2, 2);
   CheckStrided1x1(9, 13, 2, 3);
+}
+
+// A squeeze-and-excitation product, Conv(a * g) with g one factor per image and channel, becomes
+// the NHWC FusedConv's input scale S (conv-input-scale-fusion). S scales the weights where they
+// are fewer than a block's input (20x20x32 -> 16 1x1; 24x24x16 -> 24 3x3, whose packed layout
+// pads the 24 filters to 32) and the input rows where they are not (3x3x256 -> 256 1x1): against
+// a loop written here, two images with their own gates, in sink and host mode.
+void CheckInputScale(int64_t c, int64_t m, int64_t hw, int64_t k) {
+  const int64_t n = 2, pad = k / 2;
+  HostTensor x = Random(Shape({n, c, hw, hw}), 21), gate = Random(Shape({n, c, 1, 1}), 22);
+  HostTensor wt = Random(Shape({m, c, k, k}), 23), b = Random(Shape({m}), 24);
+  for (const char* mode : {"sink", "host"}) {
+    auto g = std::make_shared<Graph>("g");
+    ValueId xv = g->AddInput("x", x.desc()), gv = g->AddInput("gate", gate.desc());
+    ValueId wv = g->AddConstant("w", wt), bv = g->AddConstant("b", b);
+    // x through an identity 1x1 convolution first (exact: one product by 1 per output), so that
+    // the product is in NHWC, between two NHWC convolutions, as in the networks.
+    HostTensor eye(DT_FLOAT, Shape({c, c, 1, 1}));
+    for (int64_t i = 0; i < c; ++i) eye.mutable_data_as<float>()[i * c + i] = 1.f;
+    ValueId ev = g->AddConstant("eye", eye), av = g->AddValue("a");
+    ValueId sv = g->AddValue("s"), y = g->AddValue("y");
+    g->AddNode("copy", "Conv", {xv, ev}, {av}, {{"kernel_shape", std::vector<int64_t>{1, 1}}});
+    g->AddNode("mul", "Mul", {av, gv}, {sv});
+    g->AddNode("conv", "Conv", {sv, wv, bv}, {y},
+               {{"kernel_shape", std::vector<int64_t>{k, k}}, {"pads", std::vector<int64_t>{pad, pad, pad, pad}}});
+    g->AddOutput(y);
+    std::vector<HostTensor> out;
+    Status st = CompileAndRun(g, mode, {x, gate}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out[0].desc().shape.ToString(), Shape({n, m, hw, hw}).ToString());
+    const float* xp = x.data_as<float>();
+    const float* gp = gate.data_as<float>();
+    const float* wp = wt.data_as<float>();
+    for (int64_t img = 0; img < n; ++img)
+      for (int64_t o = 0; o < m; ++o)
+        for (int64_t i = 0; i < hw; ++i)
+          for (int64_t j = 0; j < hw; ++j) {
+            double v = b.data_as<float>()[o];
+            for (int64_t ci = 0; ci < c; ++ci)
+              for (int64_t ki = 0; ki < k; ++ki)
+                for (int64_t kj = 0; kj < k; ++kj) {
+                  const int64_t ii = i + ki - pad, jj = j + kj - pad;
+                  if (ii < 0 || ii >= hw || jj < 0 || jj >= hw) continue;
+                  v += double(xp[((img * c + ci) * hw + ii) * hw + jj]) * gp[img * c + ci] *
+                       wp[((o * c + ci) * k + ki) * k + kj];
+                }
+            const int64_t at = ((img * m + o) * hw + i) * hw + j;
+            ASSERT_NEAR(out[0].data_as<float>()[at], v, 1e-3 * (1 + std::fabs(v)))
+                << mode << " " << c << " -> " << m << " " << k << "x" << k << " at " << img << "," << o << "," << i
+                << "," << j;
+          }
+  }
+}
+
+TEST(FusedConvInputScale, MatchesADirectLoop) {
+  CheckInputScale(32, 16, 20, 1);
+  CheckInputScale(16, 24, 24, 3);
+  CheckInputScale(256, 256, 3, 1);
 }
 
 // Float ReduceSum / Mean / Max / Min with the reduced dims after the kept ones (one contiguous run
