@@ -336,6 +336,40 @@ void CheckStrided1x1(int64_t h, int64_t w, int64_t sh, int64_t sw) {
   }
 }
 
+// GE's own kernel for 1x1 convolutions of few pixels and large weights (ops/conv_own_gemm.h):
+// 7x7x320 -> 208 (three panels of 64 and one of 16) and 6x6x256 -> 256 (36 pixels: five tiles of
+// 7 and one of 1), two images, with bias, a residual Add and Relu, against a loop written here,
+// in sink and host mode (the output channels split between the device's cores).
+void CheckOwnGemm(int64_t hw, int64_t c, int64_t m) {
+  const int64_t n = 2;
+  HostTensor x = Random(Shape({n, c, hw, hw}), 31), wt = Random(Shape({m, c, 1, 1}), 32), b = Random(Shape({m}), 33);
+  HostTensor z = Random(Shape({n, m, hw, hw}), 34);
+  for (const char* mode : {"sink", "host"}) {
+    auto g = ConvAddRelu(x, z, wt, b, {{"kernel_shape", std::vector<int64_t>{1, 1}}});
+    std::vector<HostTensor> out;
+    Status st = CompileAndRun(g, mode, {x, z}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(out[0].desc().shape.ToString(), Shape({n, m, hw, hw}).ToString());
+    const float* xp = x.data_as<float>();
+    const float* wp = wt.data_as<float>();
+    for (int64_t img = 0; img < n; ++img)
+      for (int64_t o = 0; o < m; ++o)
+        for (int64_t q = 0; q < hw * hw; ++q) {
+          const int64_t at = (img * m + o) * hw * hw + q;
+          double v = b.data_as<float>()[o] + z.data_as<float>()[at];
+          for (int64_t ci = 0; ci < c; ++ci) v += double(xp[(img * c + ci) * hw * hw + q]) * wp[o * c + ci];
+          const double want = std::max(v, 0.0);
+          ASSERT_NEAR(out[0].data_as<float>()[at], want, 1e-3 * (1 + std::fabs(want)))
+              << mode << " " << hw << "x" << hw << "x" << c << " -> " << m << " at " << img << "," << o << "," << q;
+        }
+  }
+}
+
+TEST(FusedConvOwnGemm, MatchesADirectLoop) {
+  CheckOwnGemm(7, 320, 208);
+  CheckOwnGemm(6, 256, 256);
+}
+
 TEST(FusedConvStrided1x1, MatchesADirectLoop) {
   CheckStrided1x1(31, 29, 2, 2);
   CheckStrided1x1(9, 13, 2, 3);
@@ -344,7 +378,8 @@ TEST(FusedConvStrided1x1, MatchesADirectLoop) {
 // A squeeze-and-excitation product, Conv(a * g) with g one factor per image and channel, becomes
 // the NHWC FusedConv's input scale S (conv-input-scale-fusion). S scales the weights where they
 // are fewer than a block's input (20x20x32 -> 16 1x1; 24x24x16 -> 24 3x3, whose packed layout
-// pads the 24 filters to 32) and the input rows where they are not (3x3x256 -> 256 1x1): against
+// pads the 24 filters to 32) and the input rows where they are not (3x3x256 -> 256 1x1, in GE's
+// own kernel, as is 14x14x512 -> 128 with S on the weights): against
 // a loop written here, two images with their own gates, in sink and host mode.
 void CheckInputScale(int64_t c, int64_t m, int64_t hw, int64_t k) {
   const int64_t n = 2, pad = k / 2;
@@ -396,7 +431,8 @@ void CheckInputScale(int64_t c, int64_t m, int64_t hw, int64_t k) {
 TEST(FusedConvInputScale, MatchesADirectLoop) {
   CheckInputScale(32, 16, 20, 1);
   CheckInputScale(16, 24, 24, 3);
-  CheckInputScale(256, 256, 3, 1);
+  CheckInputScale(256, 256, 3, 1);   // GE's own kernel: S on the input
+  CheckInputScale(512, 128, 14, 1);  // GE's own kernel: S on the weights
 }
 
 // Float ReduceSum / Mean / Max / Min with the reduced dims after the kept ones (one contiguous run

@@ -1,13 +1,14 @@
-// Which blocks oneDNN convolution plans split into, on one core: late 1x1 convolutions split by
-// output channels only when their weights are large (the channel blocks are used whatever the
-// cores, and on few pixels small channel blocks are slower than one whole primitive); row blocks
-// come in whole rounds of the cores, and the rows they split are balanced between two cores that
-// take blocks from both ends.
+// Which blocks convolution plans split into, on one core: late convolutions split by output
+// channels only when their weights are large (the channel blocks are used whatever the cores,
+// and on few pixels small channel blocks are slower than one whole primitive), except the large
+// late 1x1 ones that GE's own kernel runs, by rows; row blocks come in whole rounds of the cores,
+// and the rows they split are balanced between two cores that take blocks from both ends.
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "kernels/block_range.h"
+#include "ops/conv_own_gemm.h"
 #include "ops/dnnl_conv.h"
 
 namespace ge::testing {
@@ -39,13 +40,26 @@ TEST(DnnlConvPlan, SmallLate1x1ConvolutionsRunWhole) {
   EXPECT_EQ(BlocksOnOneCore(OneByOne(7, 320, 1280)), 1u);
 }
 
-TEST(DnnlConvPlan, Large1x1ConvolutionsSplitByChannels) {
+TEST(DnnlConvPlan, LargeConvolutionsOfFewPixelsSplitByChannels) {
   if (BlocksOnOneCore(OneByOne(7, 960, 320)) == 0) GTEST_SKIP() << "no oneDNN convolution on this build";
+  // A 7x7x512 3x3 convolution (9 MiB of weights): four channel blocks even on one core.
+  DnnlConvParams p = OneByOne(7, 512, 512);
+  p.kh = p.kw = 3;
+  p.pt = p.pl = p.pb = p.pr = 1;
+  EXPECT_EQ(BlocksOnOneCore(p), 4u);
   // resnet50's 7x7x2048 -> 512 and 7x7x512 -> 2048 (4 MiB of weights), and its 14x14x1024 -> 256
-  // (1 MiB, over more pixels): four channel blocks even on one core.
-  EXPECT_EQ(BlocksOnOneCore(OneByOne(7, 2048, 512)), 4u);
-  EXPECT_EQ(BlocksOnOneCore(OneByOne(7, 512, 2048)), 4u);
-  EXPECT_EQ(BlocksOnOneCore(OneByOne(14, 1024, 256)), 4u);
+  // (1 MiB, over more pixels): four channel blocks in oneDNN; in GE's own kernel, one block on
+  // one core and one block of rows a core on two.
+  for (const DnnlConvParams& q : {OneByOne(7, 2048, 512), OneByOne(7, 512, 2048), OneByOne(14, 1024, 256)}) {
+    if (ops_util::OwnGemmConv(q)) {
+      EXPECT_EQ(BlocksOnOneCore(q), 1u);
+      const ops_util::DnnlConvPlan* plan = ops_util::GetDnnlConvPlan(q, ops_util::OversplitBlocks(2));
+      ASSERT_NE(plan, nullptr);
+      EXPECT_EQ(ops_util::DnnlConvPlanBlocks(plan), 2u);
+    } else {
+      EXPECT_EQ(BlocksOnOneCore(q), 4u);
+    }
+  }
 }
 
 TEST(DnnlConvPlan, RowBlocksComeInWholeRoundsOfTheCores) {
