@@ -138,8 +138,8 @@ struct DnnlConvPlan {
     int32_t channel;
   };
   std::vector<ChannelRun> w_channel_runs;
-  // GE's own kernel (ops/conv_own_gemm.h) instead of oneDNN: blocks of output channels
-  // [first, second), whole 64-channel panels each; the weights in its panels.
+  // GE's own kernel (ops/conv_own_gemm.h) instead of oneDNN (OwnGemmConv): blocks of whole
+  // output rows, one a core; the weights in its panels.
   bool own_gemm = false;
   int32_t act = 0;
   float a0 = 0.f, a1 = 0.f;
@@ -650,8 +650,8 @@ const float* ScaledWeights(const DnnlConvPlan* plan, const float* w, const float
   return ws.data();
 }
 
-// A block of GE's own kernel's output channels, image by image: the input scale on the weights
-// where they are fewer than the input, else on the input (into a per-thread buffer).
+// A block of GE's own kernel's output rows, image by image: the input scale on the weights where
+// they are fewer than the input, else on the input (into a per-thread buffer).
 void RunOwnGemmBlock(const DnnlConvPlan* plan, uint32_t block, int64_t images, const float* x, const float* w,
                      const float* bias, const float* z, float* y, const float* x_scale, bool scale_per_image,
                      float* row_means) {
