@@ -354,6 +354,14 @@ bool Subsampled(const DnnlConvParams& p) {
 
 std::unique_ptr<DnnlConvPlan> BuildPlanFor(const DnnlConvParams& p, uint32_t max_blocks);
 
+// Weights of at most 2^17 floats (512 KiB) get their runs of one input channel: in oneDNN's
+// packed layouts by reordering a tensor that holds, at each OIHW position, its input channel + 1
+// (padding reads 0; WeightInputChannels), in GE's own panels row by row (BuildOwnGemmPlan); larger
+// ones keep the input pass. An input scale S (efficientnet_b0's squeeze-and-excitation, a Mul before each projection)
+// then costs a gather over the weights rather than a pass over the input: 112x112x32 -> 16 scaled 401408 input floats
+// against 512 weights, and the input pass stored at ~0.2 ns a float.
+constexpr size_t kScaleWeightsMax = size_t{1} << 17;
+
 // A plan for GE's own kernel: the output rows in one block a core. Blocks of output channels
 // (each core reading half the weights) ran mobilenet_v2 and efficientnet_b0 2% slower at 2
 // threads than these: the next layer's row blocks then read half their input from the other
@@ -379,6 +387,7 @@ std::unique_ptr<DnnlConvPlan> BuildOwnGemmPlan(const DnnlConvParams& p, uint32_t
     plan->own_blocks.push_back({h0 * p.ow, h1 * p.ow, 0, p.m});
   }
   // Each panel row is one input channel: the runs for an input scale on the weights.
+  if (plan->packed_floats > kScaleWeightsMax) return plan;
   for (int64_t c0 = 0; c0 < p.m; c0 += 64) {
     const int64_t width = std::min<int64_t>(64, p.m - c0);
     for (int64_t r = 0; r < p.c; ++r)
@@ -438,13 +447,6 @@ std::unique_ptr<DnnlConvPlan> BuildPlanFor(const DnnlConvParams& p, uint32_t max
     if (BuildBlocks(p, nb, plan->w_md, plan.get())) return plan;
   return nullptr;
 }
-
-// Weights of at most 2^17 floats (512 KiB) map each packed weight to its input channel, by
-// reordering a tensor that holds, at each OIHW position, its input channel + 1 (padding reads 0).
-// An input scale S (efficientnet_b0's squeeze-and-excitation, a Mul before each projection) then
-// costs a gather over the weights rather than a pass over the input: 112x112x32 -> 16 scaled
-// 401408 input floats against 512 weights, and the input pass stored at ~0.2 ns a float.
-constexpr size_t kScaleWeightsMax = size_t{1} << 17;
 
 void WeightInputChannels(const DnnlConvParams& p, DnnlConvPlan* plan) {
   if (plan->own_gemm || plan->block_layouts || plan->wino || p.group != 1 || plan->packed_floats > kScaleWeightsMax)
@@ -658,7 +660,8 @@ void RunOwnGemmBlock(const DnnlConvPlan* plan, uint32_t block, int64_t images, c
   const DnnlConvPlan::OwnBlock& ob = plan->own_blocks[block];
   const int64_t r0 = ob.r0, c0 = ob.c0, c1 = ob.c1;
   const int64_t k = plan->c, n = plan->m, pixels = plan->pixels;
-  const bool scale_weights = x_scale != nullptr && plan->packed_floats <= static_cast<size_t>(plan->x_image);
+  const bool scale_weights =
+      x_scale != nullptr && !plan->w_channel_runs.empty() && plan->packed_floats <= static_cast<size_t>(plan->x_image);
   thread_local std::vector<float> xs;
   const float* wi = w;
   for (int64_t i = 0; i < images; ++i) {
