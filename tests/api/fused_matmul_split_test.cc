@@ -370,6 +370,44 @@ TEST(FusedConvOwnGemm, MatchesADirectLoop) {
   CheckOwnGemm(6, 256, 256);
 }
 
+// The kernel's other activations, fused by conv-activation-fusion: Clip(0, 6) (mobilenet_v2) and
+// SiLU as Sigmoid and Mul (efficientnet_b0), computed in registers; 7x7x320 -> 256, one image,
+// against a loop written here, in sink and host mode.
+TEST(FusedConvOwnGemm, ClipAndSiluMatchALoop) {
+  const int64_t c = 320, m = 256, hw = 7;
+  HostTensor x = Random(Shape({1, c, hw, hw}), 35), wt = Random(Shape({m, c, 1, 1}), 36), b = Random(Shape({m}), 37);
+  HostTensor lo(DT_FLOAT, Shape(std::vector<int64_t>{})), hi(DT_FLOAT, Shape(std::vector<int64_t>{}));
+  hi.mutable_data_as<float>()[0] = 6.f;
+  for (const bool silu : {false, true})
+    for (const char* mode : {"sink", "host"}) {
+      auto g = std::make_shared<Graph>("g");
+      ValueId xv = g->AddInput("x", x.desc()), wv = g->AddConstant("w", wt), bv = g->AddConstant("b", b);
+      ValueId cv = g->AddValue("c"), y = g->AddValue("y");
+      g->AddNode("conv", "Conv", {xv, wv, bv}, {cv}, {{"kernel_shape", std::vector<int64_t>{1, 1}}});
+      if (silu) {
+        ValueId sv = g->AddValue("s");
+        g->AddNode("sigmoid", "Sigmoid", {cv}, {sv});
+        g->AddNode("mul", "Mul", {cv, sv}, {y});
+      } else {
+        g->AddNode("clip", "Clip", {cv, g->AddConstant("lo", lo), g->AddConstant("hi", hi)}, {y});
+      }
+      g->AddOutput(y);
+      std::vector<HostTensor> out;
+      Status st = CompileAndRun(g, mode, {x}, &out);
+      ASSERT_TRUE(st.ok()) << st.message();
+      const float* xp = x.data_as<float>();
+      const float* wp = wt.data_as<float>();
+      for (int64_t o = 0; o < m; ++o)
+        for (int64_t q = 0; q < hw * hw; ++q) {
+          double v = b.data_as<float>()[o];
+          for (int64_t ci = 0; ci < c; ++ci) v += double(xp[ci * hw * hw + q]) * wp[o * c + ci];
+          const double want = silu ? v / (1 + std::exp(-v)) : std::min(std::max(v, 0.0), 6.0);
+          ASSERT_NEAR(out[0].data_as<float>()[o * hw * hw + q], want, 1e-3 * (1 + std::fabs(want)))
+              << mode << (silu ? " SiLU" : " Clip") << " at " << o << "," << q;
+        }
+    }
+}
+
 TEST(FusedConvStrided1x1, MatchesADirectLoop) {
   CheckStrided1x1(31, 29, 2, 2);
   CheckStrided1x1(9, 13, 2, 3);
