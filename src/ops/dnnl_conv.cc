@@ -138,16 +138,16 @@ struct DnnlConvPlan {
     int32_t channel;
   };
   std::vector<ChannelRun> w_channel_runs;
-  // GE's own kernel (ops/conv_own_gemm.h) instead of oneDNN (OwnGemmConv): blocks of whole
-  // output rows, one a core; the weights in its panels.
+  // GE's own kernel (ops/conv_own_gemm.h) instead of oneDNN (OwnGemmConv): one block a core,
+  // each a list of parts (output rows, or one row's panels); the weights in its panels.
   bool own_gemm = false;
   int32_t act = 0;
   float a0 = 0.f, a1 = 0.f;
   int64_t pixels = 0;
-  struct OwnBlock {
+  struct OwnPart {
     int64_t r0, r1, c0, c1;  // output pixels [r0, r1) (whole rows), channels [c0, c1)
   };
-  std::vector<OwnBlock> own_blocks;
+  std::vector<std::vector<OwnPart>> own_blocks;
   std::vector<Block> blocks;
 };
 
@@ -362,10 +362,12 @@ std::unique_ptr<DnnlConvPlan> BuildPlanFor(const DnnlConvParams& p, uint32_t max
 // against 512 weights, and the input pass stored at ~0.2 ns a float.
 constexpr size_t kScaleWeightsMax = size_t{1} << 17;
 
-// A plan for GE's own kernel: the output rows in one block a core. Blocks of output channels
-// (each core reading half the weights) ran mobilenet_v2 and efficientnet_b0 2% slower at 2
-// threads than these: the next layer's row blocks then read half their input from the other
-// core.
+// A plan for GE's own kernel: one block a core. The work is the output rows times the 64-channel
+// panels, in row-major order, cut into equal shares: a block's parts are whole rows and, where
+// the rows do not divide among the cores, one row's panels (7x7 outputs at 2 threads: 3 rows
+// and a half each, not 4 and 3). Blocks of output channels only (each core reading half the
+// weights) ran mobilenet_v2 and efficientnet_b0 2% slower at 2 threads than row blocks: the
+// next layer's row blocks then read half their input from the other core.
 std::unique_ptr<DnnlConvPlan> BuildOwnGemmPlan(const DnnlConvParams& p, uint32_t max_blocks) {
   auto plan = std::make_unique<DnnlConvPlan>();
   plan->own_gemm = true;
@@ -380,11 +382,25 @@ std::unique_ptr<DnnlConvPlan> BuildOwnGemmPlan(const DnnlConvParams& p, uint32_t
   plan->a1 = p.a1;
   plan->packed_floats = static_cast<size_t>(p.m * p.c);
   const int64_t cores = max_blocks > 1 ? max_blocks / 2 : 1;
-  const auto nb = static_cast<uint32_t>(std::min<int64_t>(p.oh, cores));
+  const int64_t panels = (p.m + 63) / 64;
+  const auto nb = static_cast<uint32_t>(std::min<int64_t>(p.oh * panels, cores));
   for (uint32_t b = 0; b < nb; ++b) {
-    int64_t h0, h1;
-    kernels::BlockRange(p.oh, b, nb, &h0, &h1);
-    plan->own_blocks.push_back({h0 * p.ow, h1 * p.ow, 0, p.m});
+    int64_t u0, u1;  // units: row * panels + panel
+    kernels::BlockRange(p.oh * panels, b, nb, &u0, &u1);
+    std::vector<DnnlConvPlan::OwnPart> parts;
+    while (u0 < u1) {
+      const int64_t row = u0 / panels, panel = u0 % panels;
+      if (panel == 0 && u1 - u0 >= panels) {  // whole rows
+        const int64_t rows = (u1 - u0) / panels;
+        parts.push_back({row * p.ow, (row + rows) * p.ow, 0, p.m});
+        u0 += rows * panels;
+      } else {  // one row's panels [panel, end)
+        const int64_t end = std::min(panels, panel + (u1 - u0));
+        parts.push_back({row * p.ow, (row + 1) * p.ow, panel * 64, std::min(p.m, end * 64)});
+        u0 += end - panel;
+      }
+    }
+    plan->own_blocks.push_back(std::move(parts));
   }
   // Each panel row is one input channel: the runs for an input scale on the weights.
   if (plan->packed_floats > kScaleWeightsMax) return plan;
@@ -652,13 +668,11 @@ const float* ScaledWeights(const DnnlConvPlan* plan, const float* w, const float
   return ws.data();
 }
 
-// A block of GE's own kernel's output rows, image by image: the input scale on the weights where
+// A block of GE's own kernel, image by image, part by part: the input scale on the weights where
 // they are fewer than the input, else on the input (into a per-thread buffer).
 void RunOwnGemmBlock(const DnnlConvPlan* plan, uint32_t block, int64_t images, const float* x, const float* w,
                      const float* bias, const float* z, float* y, const float* x_scale, bool scale_per_image,
                      float* row_means) {
-  const DnnlConvPlan::OwnBlock& ob = plan->own_blocks[block];
-  const int64_t r0 = ob.r0, c0 = ob.c0, c1 = ob.c1;
   const int64_t k = plan->c, n = plan->m, pixels = plan->pixels;
   const bool scale_weights =
       x_scale != nullptr && !plan->w_channel_runs.empty() && plan->packed_floats <= static_cast<size_t>(plan->x_image);
@@ -678,11 +692,14 @@ void RunOwnGemmBlock(const DnnlConvPlan* plan, uint32_t block, int64_t images, c
       }
     }
     float* yi = y + i * plan->y_image;
-    RunOwnGemm(ob.r1 - r0, k, n, c0, c1, xi + r0 * k, wi, bias, z ? z + i * plan->y_image + r0 * n : nullptr,
-               yi + r0 * n, plan->act, plan->a0, plan->a1);
-    if (row_means)
-      RowMeans(yi + r0 * n + c0, (ob.r1 - r0) / plan->ow, plan->ow, n, c1 - c0,
-               row_means + i * (plan->y_image / plan->ow) + r0 / plan->ow * n + c0, n);
+    for (const DnnlConvPlan::OwnPart& part : plan->own_blocks[block]) {
+      const int64_t r0 = part.r0, c0 = part.c0, c1 = part.c1;
+      RunOwnGemm(part.r1 - r0, k, n, c0, c1, xi + r0 * k, wi, bias, z ? z + i * plan->y_image + r0 * n : nullptr,
+                 yi + r0 * n, plan->act, plan->a0, plan->a1);
+      if (row_means)
+        RowMeans(yi + r0 * n + c0, (part.r1 - r0) / plan->ow, plan->ow, n, c1 - c0,
+                 row_means + i * (plan->y_image / plan->ow) + r0 / plan->ow * n + c0, n);
+    }
   }
 }
 }  // namespace

@@ -339,7 +339,8 @@ void CheckStrided1x1(int64_t h, int64_t w, int64_t sh, int64_t sw) {
 // GE's own kernel for 1x1 convolutions of few pixels and large weights (ops/conv_own_gemm.h):
 // 7x7x320 -> 208 (three panels of 64 and one of 16) and 6x6x256 -> 256 (36 pixels: five tiles of
 // 7 and one of 1), two images, with bias, a residual Add and Relu, against a loop written here,
-// in sink and host mode (the output channels split between the device's cores).
+// in sink and host mode. On two cores the 7x7 output splits as 3 rows and a half each: block 0
+// computes row 3's first two panels, block 1 its other two.
 void CheckOwnGemm(int64_t hw, int64_t c, int64_t m) {
   const int64_t n = 2;
   HostTensor x = Random(Shape({n, c, hw, hw}), 31), wt = Random(Shape({m, c, 1, 1}), 32), b = Random(Shape({m}), 33);
