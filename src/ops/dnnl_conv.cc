@@ -638,13 +638,18 @@ void BlockRowMeans(const DnnlConvPlan* plan, const Block& b, int64_t i, const fl
   RowMeans(yb, static_cast<int64_t>(b.y_count) / row, plan->ow, plan->m, plan->m,
            row_means + (i * plan->y_image + b.y_off) / plan->ow, plan->m);
 }
-// Image i's rows of row block b: its primitive, then SiLU and the row means over them.
-void RunRows(const DnnlConvPlan* plan, const Block& b, int64_t i, const float* x, const float* w, const float* bias,
-             const float* z, float* y, const float* x_scale, bool scale_per_image, float* row_means) {
+// Block b's primitive arguments on this thread, with its weights (w), bias and scratchpad bound.
+BoundArgs& BindBlock(const Block& b, const float* w, const float* bias) {
   BoundArgs& a = BindArgs(&b, b.x_md, b.w_md, bias ? &b.b_md : nullptr, b.y_md, b.scratch_md);
   a.weights->set_data_handle(const_cast<float*>(w + b.w_off));
   if (bias) a.bias->set_data_handle(const_cast<float*>(bias + b.m_off));
   a.scratch->set_data_handle(ThreadScratch(b.scratch_md.get_size()));
+  return a;
+}
+// Image i's rows of row block b: its primitive, then SiLU and the row means over them.
+void RunRows(const DnnlConvPlan* plan, const Block& b, int64_t i, const float* x, const float* w, const float* bias,
+             const float* z, float* y, const float* x_scale, bool scale_per_image, float* row_means) {
+  BoundArgs& a = BindBlock(b, w, bias);
   float* yb = y + i * plan->y_image + b.y_off;
   if (z != nullptr && z + i * plan->y_image + b.y_off != yb)
     std::memcpy(yb, z + i * plan->y_image + b.y_off, b.y_count * sizeof(float));
@@ -712,11 +717,8 @@ void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, int64_t images, const
     return;
   }
   const Block& b = plan->blocks[block];
-  BoundArgs& a = BindArgs(&b, b.x_md, b.w_md, bias ? &b.b_md : nullptr, b.y_md, b.scratch_md);
-  a.weights->set_data_handle(const_cast<float*>(w + b.w_off));
-  if (bias) a.bias->set_data_handle(const_cast<float*>(bias + b.m_off));
-  a.scratch->set_data_handle(ThreadScratch(b.scratch_md.get_size()));
   if (b.mb > 0) {  // an output-channel block: through a dense buffer of its mb channels
+    BoundArgs& a = BindBlock(b, w, bias);
     thread_local std::vector<float> ys;
     ys.resize(b.y_count);
     const int64_t pixels = static_cast<int64_t>(b.y_count) / b.mb;
@@ -739,6 +741,7 @@ void RunDnnlConv(const DnnlConvPlan* plan, uint32_t block, int64_t images, const
     return;
   }
   if (b.wino) {
+    BoundArgs& a = BindBlock(b, w, bias);
     thread_local std::vector<float> xs, ys;
     xs.resize(b.x_md.get_size() / sizeof(float));
     ys.resize(b.y_md.get_size() / sizeof(float));
