@@ -143,7 +143,6 @@ struct DnnlConvPlan {
   bool own_gemm = false;
   int32_t act = 0;
   float a0 = 0.f, a1 = 0.f;
-  int64_t pixels = 0;
   struct OwnPart {
     int64_t r0, r1, c0, c1;  // output pixels [r0, r1) (whole rows), channels [c0, c1)
   };
@@ -376,7 +375,6 @@ std::unique_ptr<DnnlConvPlan> BuildOwnGemmPlan(const DnnlConvParams& p, uint32_t
   plan->m = p.m;
   plan->ow = p.ow;
   plan->c = p.c;
-  plan->pixels = p.oh * p.ow;
   plan->act = p.act;
   plan->a0 = p.a0;
   plan->a1 = p.a1;
@@ -562,6 +560,12 @@ uint32_t DnnlConvPlanBlocks(const DnnlConvPlan* plan) {
 namespace {
 // The block's input rows of image i: x itself, or gathered (a subsampled plan) and/or scaled per
 // channel (x_scale) into a per-thread buffer.
+// out[q * c + ch] = x[q * c + ch] * s[ch] for `pixels` NHWC pixels of c channels.
+void ScaleChannels(const float* x, int64_t pixels, int64_t c, const float* s, float* out) {
+  for (int64_t q = 0; q < pixels; ++q)
+    for (int64_t ch = 0; ch < c; ++ch) out[q * c + ch] = x[q * c + ch] * s[ch];
+}
+
 const float* BlockInput(const DnnlConvPlan* plan, const Block& b, int64_t i, const float* x, const float* x_scale,
                         bool scale_per_image) {
   const int64_t c = plan->c;
@@ -572,10 +576,8 @@ const float* BlockInput(const DnnlConvPlan* plan, const Block& b, int64_t i, con
     const int64_t count = static_cast<int64_t>((b.wino ? b.xn_md : b.x_md).get_size() / sizeof(float));  // NHWC rows
     thread_local std::vector<float> scaled;
     scaled.resize(static_cast<size_t>(count));
-    float* out = scaled.data();
-    for (int64_t p = 0; p < count; p += c)
-      for (int64_t ch = 0; ch < c; ++ch) out[p + ch] = xi[p + ch] * s[ch];
-    return out;
+    ScaleChannels(xi, count / c, c, s, scaled.data());
+    return scaled.data();
   }
   const float* xi = x + i * plan->x_image;
   const float* s = x_scale ? x_scale + (scale_per_image ? i * c : 0) : nullptr;
@@ -588,11 +590,10 @@ const float* BlockInput(const DnnlConvPlan* plan, const Block& b, int64_t i, con
     const float* src = xi + (r0 + r) * plan->sub_sh * plan->sub_w * c;
     for (int64_t j = 0; j < plan->sub_ow; ++j, out += c) {
       const float* px = src + j * plan->sub_sw * c;
-      if (s == nullptr) {
+      if (s == nullptr)
         std::memcpy(out, px, static_cast<size_t>(c) * sizeof(float));
-      } else {
-        for (int64_t ch = 0; ch < c; ++ch) out[ch] = px[ch] * s[ch];
-      }
+      else
+        ScaleChannels(px, 1, c, s, out);
     }
   }
   return gathered.data();
@@ -674,11 +675,12 @@ const float* ScaledWeights(const DnnlConvPlan* plan, const float* w, const float
 }
 
 // A block of GE's own kernel, image by image, part by part: the input scale on the weights where
-// they are fewer than the input, else on the input (into a per-thread buffer).
+// they are fewer than the input, else on the pixels the block reads (into a per-thread buffer).
 void RunOwnGemmBlock(const DnnlConvPlan* plan, uint32_t block, int64_t images, const float* x, const float* w,
                      const float* bias, const float* z, float* y, const float* x_scale, bool scale_per_image,
                      float* row_means) {
-  const int64_t k = plan->c, n = plan->m, pixels = plan->pixels;
+  const std::vector<DnnlConvPlan::OwnPart>& parts = plan->own_blocks[block];
+  const int64_t k = plan->c, n = plan->m, lo = parts.front().r0, hi = parts.back().r1;  // parts in pixel order
   const bool scale_weights =
       x_scale != nullptr && !plan->w_channel_runs.empty() && plan->packed_floats <= static_cast<size_t>(plan->x_image);
   thread_local std::vector<float> xs;
@@ -691,13 +693,12 @@ void RunOwnGemmBlock(const DnnlConvPlan* plan, uint32_t block, int64_t images, c
         if (i == 0 || scale_per_image) wi = ScaledWeights(plan, w, s);
       } else {
         xs.resize(static_cast<size_t>(plan->x_image));
-        for (int64_t q = 0; q < pixels; ++q)
-          for (int64_t ch = 0; ch < k; ++ch) xs[q * k + ch] = xi[q * k + ch] * s[ch];
+        ScaleChannels(xi + lo * k, hi - lo, k, s, xs.data() + lo * k);
         xi = xs.data();
       }
     }
     float* yi = y + i * plan->y_image;
-    for (const DnnlConvPlan::OwnPart& part : plan->own_blocks[block]) {
+    for (const DnnlConvPlan::OwnPart& part : parts) {
       const int64_t r0 = part.r0, c0 = part.c0, c1 = part.c1;
       RunOwnGemm(part.r1 - r0, k, n, c0, c1, xi + r0 * k, wi, bias, z ? z + i * plan->y_image + r0 * n : nullptr,
                  yi + r0 * n, plan->act, plan->a0, plan->a1);
