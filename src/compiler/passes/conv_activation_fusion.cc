@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "compiler/dim_symbols.h"
 #include "compiler/node_binding.h"
 
 namespace ge {
@@ -94,6 +95,7 @@ Status ConvActivationFusion::Run(Graph* g, bool* changed) {
   std::vector<bool> is_output = GraphOutputMask(*g);
   Readers readers = g->Consumers();
   std::vector<bool> keep(g->num_nodes(), true);
+  const DimSymbols dims(*g);  // a dynamic batch's residual has the conv output's shape too
   for (NodeId conv_id = 0; conv_id < static_cast<NodeId>(g->num_nodes()); ++conv_id) {
     Node& conv = g->node(conv_id);
     if (conv.type != "Conv" || !conv.domain.empty() || !keep[conv_id] || conv.inputs.size() < 2 ||
@@ -109,8 +111,7 @@ Status ConvActivationFusion::Run(Graph* g, bool* changed) {
       if (add.type == "Add" && add.domain.empty() && add.inputs.size() == 2 && add.outputs[0] != kNoValue) {
         ValueId other = add.inputs[1 - readers[c][0].second];
         const TensorDesc& od = g->value(other).desc;
-        if (other != c && cd.shape.IsStatic() && od.shape == cd.shape && od.dtype == cd.dtype &&
-            od.kind == ValueKind::kTensor) {
+        if (other != c && dims.SameShape(other, c) && od.dtype == cd.dtype && od.kind == ValueKind::kTensor) {
           z = other;
           fused.push_back(readers[c][0].first);
           cur = add.outputs[0];

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "compiler/dim_symbols.h"
 #include "compiler/node_binding.h"
 
 namespace ge {
@@ -116,6 +117,7 @@ Status MatMulFusion::Run(Graph* g, bool* changed) {
   *changed = false;
   std::vector<bool> keep(g->num_nodes(), true);
   Matcher m(*g);
+  const DimSymbols dims(*g);  // a dynamic sequence's residual has the product's shape too
   const size_t original = g->num_nodes();
   for (NodeId id = 0; id < static_cast<NodeId>(original); ++id) {
     Node node = g->node(id);  // a copy: AddConstant below may grow the graph
@@ -163,8 +165,8 @@ Status MatMulFusion::Run(Graph* g, bool* changed) {
     if (NodeId add = m.SoleReader(cur, "Add"); add >= 0) {  // residual: Add(y, x) of y's exact shape
       ValueId other = m.Other(g->node(add), cur);
       const TensorDesc& cd = g->value(cur).desc;
-      if (other != kNoValue && other != cur && !g->value(other).constant && cd.shape.IsStatic() &&
-          g->value(other).desc.shape == cd.shape && g->value(other).desc.dtype == DT_FLOAT) {
+      if (other != kNoValue && other != cur && !g->value(other).constant && dims.SameShape(other, cur) &&
+          cd.dtype == DT_FLOAT && g->value(other).desc.dtype == DT_FLOAT) {
         z = other;
         fused.push_back(add);
         cur = g->node(add).outputs[0];

@@ -31,6 +31,34 @@ output y
 )");
 }
 
+TEST(ConvActivationFusionTest, ResidualOfADynamicBatch) {
+  // The residual's batch is x's batch followed through a Relu, a Conv and a broadcast Mul: the Add
+  // fuses as with static shapes. u's batch is another input's: its Add does not.
+  const std::string head = R"(graph g
+input x: float32[-1, 2, 4, 4]
+input u: float32[-1, 2, 4, 4]
+const w: float32[2, 2, 1, 1] = [1, 0, 0, 1]
+const k: float32[1, 2, 1, 1] = [2, 3]
+)";
+  EXPECT_EQ(
+      test::RunPass("conv-activation-fusion", head + R"(node pre: p: float32[-1, 2, 4, 4] = Conv(x, w)
+node relu0: q: float32[-1, 2, 4, 4] = Relu(p)
+node scale: r: float32[-1, 2, 4, 4] = Mul(k, q)
+node conv: c: float32[-1, 2, 4, 4] = Conv(x, w)
+node add: s: float32[-1, 2, 4, 4] = Add(c, r)
+node conv2: c2: float32[-1, 2, 4, 4] = Conv(x, w)
+node add2: s2: float32[-1, 2, 4, 4] = Add(c2, u)
+output s, s2
+)"),
+      head + R"(node pre: q: float32[-1, 2, 4, 4] = FusedConv(x, w, _, _) {activation="Relu", activation_params=f[]}
+node scale: r: float32[-1, 2, 4, 4] = Mul(k, q)
+node conv: s: float32[-1, 2, 4, 4] = FusedConv(x, w, _, r) {activation="", activation_params=f[]}
+node conv2: c2: float32[-1, 2, 4, 4] = Conv(x, w)
+node add2: s2: float32[-1, 2, 4, 4] = Add(c2, u)
+output s, s2
+)");
+}
+
 TEST(ConvActivationFusionTest, ActivationsAndTheirParameters) {
   EXPECT_EQ(Fuse(kBias + std::string(R"(const lo: float32[] = [0]
 const hi: float32[] = [6]
