@@ -24,6 +24,7 @@ struct RunArgs {
   std::string inputs_npz;                 // --inputs FILE.npz: every input by name
   std::string outputs_npz;                // --outputs FILE.npz: every output by name
   std::vector<std::string> output_nodes;  // --output-node NAME[:k]: the graph outputs instead of the model's
+  int repeat = 1;                         // --repeat N: run N times; the outputs are the last run's
 };
 
 int RunCommand(const RunArgs& args);

@@ -36,6 +36,11 @@ int main(int argc, char** argv) {
       "NAME[:k]: make this value a graph output (repeatable, in order; a TensorFlow graph's node or node:k, an "
       "ONNX graph's value name) instead of the model's outputs";
   run_cmd->add_option("--output-node", run.output_nodes, output_node_help);
+  run_cmd
+      ->add_option("--repeat", run.repeat,
+                   "run N times with the same inputs; the outputs are the last run's (a host-run model takes its "
+                   "tensors from a planned arena from the third run at one shape on)")
+      ->check(CLI::PositiveNumber);
   ge::tool::BenchArgs bench;
   auto* bench_cmd =
       app.add_subcommand("bench", "compile once, time repeated runs (min, median, p90 per run and per op)");

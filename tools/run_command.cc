@@ -94,7 +94,7 @@ int RunCommand(const RunArgs& args) {
     RunOptions run_options;
     if (args.timeout_s > 0)
       run_options.timeout_s = std::max(1e-3, args.timeout_s - std::chrono::duration<double>(Clock::now() - t0).count());
-    st = model->Run(inputs, &outputs, run_options);
+    for (int i = 0; i < args.repeat && st.ok(); ++i) st = model->Run(inputs, &outputs, run_options);
   }
   auto t2 = Clock::now();
   if (st.ok() && !args.profile.empty()) st = StopProfiling(args.profile);

@@ -2,12 +2,23 @@
 
 #include <sys/mman.h>
 
+#include <cstdint>
+
 namespace ge {
 
 void* MapPages(size_t bytes) {
   if (bytes == 0) return nullptr;
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return nullptr;
+  // Mapped 2 MiB-aligned (a larger mapping, trimmed): THP backs only the aligned 2 MiB ranges of a
+  // mapping, so a 4.8 MB block at a 4 KiB-aligned address got one or two huge pages, not two.
+  constexpr size_t kHuge = size_t{2} << 20;
+  void* raw = mmap(nullptr, bytes + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t aligned = (start + kHuge - 1) & ~(kHuge - 1);
+  if (aligned > start) munmap(raw, aligned - start);
+  const size_t tail = (start + bytes + kHuge) - (aligned + bytes);
+  if (tail > 0) munmap(reinterpret_cast<void*>(aligned + bytes), tail);
+  void* p = reinterpret_cast<void*>(aligned);
 #ifdef MADV_HUGEPAGE
   madvise(p, bytes, MADV_HUGEPAGE);  // advice only: without THP these are 4 KiB pages
 #endif

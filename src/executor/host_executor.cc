@@ -133,20 +133,24 @@ void HostExecutor::Release(ValueId v) {
 Status HostExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs) {
   const auto& gin = graph_->inputs();
   GE_RETURN_IF_ERROR(CheckGraphInputs(*graph_, inputs));
+  // A run again at the same shapes takes its blocks from an arena planned from the earlier runs.
+  allocator_->BeginRun();
   for (auto& s : slots_) {
     s.remaining = s.uses;
     s.view_of = kNoValue;
   }
-  for (size_t i = 0; i < inputs.size(); ++i) {
+  Status st;
+  for (size_t i = 0; i < inputs.size() && st.ok(); ++i) {
     ValueSlot& s = slots_[gin[i]];
-    GE_RETURN_IF_ERROR(AllocDeviceTensor(allocator_.get(), inputs[i].dtype(), inputs[i].shape(), &s.tensor));
+    st = AllocDeviceTensor(allocator_.get(), inputs[i].dtype(), inputs[i].shape(), &s.tensor);
+    if (!st.ok()) break;
     s.device_owned = true;
     const size_t n = std::min(inputs[i].NumBytes(), s.tensor.GetSize());
     if (n > 0) std::memcpy(s.tensor.GetAddr(), inputs[i].data(), n);  // an empty input has no bytes (data() null)
     if (n > 0 && inputs[i].dtype() == DT_BOOL) NormalizeBoolBytes(s.tensor.GetAddr(), n);
   }
-  Status st;
-  for (auto& step : steps_) {
+  for (size_t i = 0; i < steps_.size() && st.ok(); ++i) {
+    auto& step = steps_[i];
     st = CheckRunControl([&] { return step->label; });
     if (st.ok()) st = RunStep(*step);
     if (!st.ok()) break;
@@ -161,6 +165,7 @@ Status HostExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<Host
     if (s.device_owned) allocator_->Free(s.tensor.GetAddr());
     s.device_owned = false;
   }
+  allocator_->EndRun(st.ok());
   return st;
 }
 

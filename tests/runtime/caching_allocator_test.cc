@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <set>
@@ -146,6 +147,111 @@ TEST(RuntimeCachingAllocator, StressThreads) {
   for (auto& th : threads) th.join();
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(bad[t], 0);
   EXPECT_EQ(alloc.BytesInUse(), 0u);
+}
+
+// One run of a script of allocation events: a positive entry allocates that many bytes (and
+// fills them with the block's own byte), a negative entry -k frees the k-th block allocated
+// (1-based), after checking its bytes are still its own. Returns the blocks whose bytes another
+// block overwrote while they lived (0: no two live blocks shared bytes), and the blocks' addresses.
+int RunScript(CachingAllocator* alloc, const std::vector<int64_t>& script, std::vector<uint8_t*>* blocks = nullptr,
+              bool end_ok = true) {
+  std::vector<std::pair<uint8_t*, size_t>> held;
+  int broken = 0;
+  alloc->BeginRun();
+  for (int64_t e : script) {
+    if (e > 0) {
+      auto* p = static_cast<uint8_t*>(alloc->Malloc(static_cast<size_t>(e)));
+      EXPECT_NE(p, nullptr);
+      std::memset(p, static_cast<int>(held.size() + 1), static_cast<size_t>(e));
+      held.emplace_back(p, static_cast<size_t>(e));
+    } else {
+      auto [p, n] = held[static_cast<size_t>(-e - 1)];
+      for (size_t i = 0; i < n; ++i)
+        if (p[i] != static_cast<uint8_t>(-e)) {
+          ++broken;
+          break;
+        }
+      alloc->Free(p);
+    }
+  }
+  alloc->EndRun(end_ok);
+  if (blocks) {
+    blocks->clear();
+    for (auto& [p, n] : held) blocks->push_back(p);
+  }
+  return broken;
+}
+
+// A chain of tensors as a host run makes them: outputs, a workspace, frees after last use.
+const std::vector<int64_t> kChain = {150000, 600000, -1, 4000, -3, 600000, 70000, -2, -5, 150000, -4, -6};
+
+TEST(RuntimeCachingAllocator, PlansARunRepeatedWithTheSameSequence) {
+  CachingAllocator alloc;
+  std::vector<uint8_t*> first, third, fourth;
+  EXPECT_EQ(RunScript(&alloc, kChain, &first), 0);
+  EXPECT_FALSE(alloc.last_run_planned());
+  EXPECT_EQ(alloc.planned_arena_bytes(), 0u);
+  EXPECT_EQ(RunScript(&alloc, kChain), 0);  // the same sequence twice: planned after this run
+  EXPECT_FALSE(alloc.last_run_planned());
+  const size_t arena = alloc.planned_arena_bytes();
+  EXPECT_GT(arena, 0u);
+  EXPECT_EQ(alloc.BytesCached(), 0u);  // the cache gave its blocks back for the arena
+  EXPECT_EQ(RunScript(&alloc, kChain, &third), 0);
+  EXPECT_TRUE(alloc.last_run_planned());
+  EXPECT_EQ(RunScript(&alloc, kChain, &fourth), 0);
+  EXPECT_TRUE(alloc.last_run_planned());
+  EXPECT_EQ(third, fourth);  // the same offsets every planned run
+  // Every block in one arena, which reuses bytes: smaller than the blocks' sum, at least the
+  // most bytes live at once (blocks 2, 4 and 5).
+  std::vector<size_t> sizes;
+  for (int64_t e : kChain)
+    if (e > 0) sizes.push_back(static_cast<size_t>(e));
+  const uint8_t* lo = *std::min_element(third.begin(), third.end());
+  for (size_t b = 0; b < third.size(); ++b) EXPECT_LE(third[b] + sizes[b], lo + arena) << b;
+  EXPECT_LT(arena, 150000u + 600000 + 4000 + 600000 + 70000 + 150000);
+  EXPECT_GE(arena, 600000u + 600000 + 70000);
+  EXPECT_EQ(alloc.BytesInUse(), 0u);
+}
+
+TEST(RuntimeCachingAllocator, ARunThatDepartsFromThePlanTakesTheCache) {
+  CachingAllocator alloc;
+  ASSERT_EQ(RunScript(&alloc, kChain), 0);
+  ASSERT_EQ(RunScript(&alloc, kChain), 0);
+  ASSERT_EQ(RunScript(&alloc, kChain), 0);
+  ASSERT_TRUE(alloc.last_run_planned());
+  // The same first blocks, then another size, another free order, another count: the blocks
+  // before the difference keep their arena bytes, the rest come from the cache, none collide.
+  const std::vector<std::vector<int64_t>> departures = {
+      {150000, 600000, -1, 5000, -3, 600000, 70000, -2, -5, 150000, -4, -6},
+      {150000, 600000, -2, 4000, -3, 600000, 70000, -1, -5, 150000, -4, -6},
+      {150000, 600000, -1, 4000, -3, 600000, 70000, -2, -5, 150000, 9000, -4, -6, -7},
+      {150000, 600000, -1, 4000, -3, 600000, 70000, -2, -5, -4},
+      {300000, 1200000, -1, 8000, -3, 1200000, 140000, -2, -5, 300000, -4, -6}};
+  for (const auto& d : departures) {
+    EXPECT_EQ(RunScript(&alloc, d), 0);
+    EXPECT_FALSE(alloc.last_run_planned());
+    EXPECT_EQ(RunScript(&alloc, kChain), 0);  // one departure keeps the plan
+    EXPECT_TRUE(alloc.last_run_planned());
+  }
+  // A run that failed is not planned.
+  EXPECT_EQ(RunScript(&alloc, departures[4], nullptr, false), 0);
+  EXPECT_EQ(RunScript(&alloc, departures[4], nullptr, false), 0);
+  EXPECT_EQ(RunScript(&alloc, kChain), 0);
+  EXPECT_TRUE(alloc.last_run_planned());
+  EXPECT_EQ(alloc.BytesInUse(), 0u);
+}
+
+TEST(RuntimeCachingAllocator, ANewSequenceSeenTwiceIsPlanned) {
+  CachingAllocator alloc;
+  const std::vector<int64_t> bigger = {300000, 1200000, -1, 8000, -3, 1200000, 140000, -2, -5, 300000, -4, -6};
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(RunScript(&alloc, kChain), 0);
+  const size_t small_arena = alloc.planned_arena_bytes();
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(RunScript(&alloc, bigger), 0);
+  EXPECT_GT(alloc.planned_arena_bytes(), small_arena);  // planned anew, in a larger arena
+  EXPECT_EQ(RunScript(&alloc, bigger), 0);
+  EXPECT_TRUE(alloc.last_run_planned());
+  EXPECT_EQ(RunScript(&alloc, kChain), 0);  // the old plan is gone: from the cache
+  EXPECT_FALSE(alloc.last_run_planned());
 }
 
 }  // namespace
