@@ -9,8 +9,9 @@ namespace ge {
 void* MapPages(size_t bytes) {
   if (bytes == 0) return nullptr;
   // Mapped 2 MiB-aligned (a larger mapping, trimmed): THP backs only the aligned 2 MiB ranges of a
-  // mapping, so a 4.8 MB block at a 4 KiB-aligned address got one or two huge pages, not two.
+  // mapping, so a block at a merely 4 KiB-aligned address got fewer huge pages than its size allows.
   constexpr size_t kHuge = size_t{2} << 20;
+  if (bytes > SIZE_MAX - kHuge) return nullptr;
   void* raw = mmap(nullptr, bytes + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) return nullptr;
   const uintptr_t start = reinterpret_cast<uintptr_t>(raw);

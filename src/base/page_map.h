@@ -29,7 +29,7 @@ inline constexpr size_t kPageMapMinBytes = ~size_t{0};
 inline constexpr size_t kPageMapMinBytes = size_t{2} << 20;
 #endif
 
-// A zeroed, page-aligned mapping of `bytes`, or null when the system refuses it.
+// A zeroed, 2 MiB-aligned mapping of `bytes`, or null when the system refuses it.
 void* MapPages(size_t bytes);
 // Unmaps what MapPages(bytes) returned (null: nothing).
 void UnmapPages(void* p, size_t bytes);

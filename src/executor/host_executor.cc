@@ -140,7 +140,7 @@ Status HostExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<Host
     s.view_of = kNoValue;
   }
   Status st;
-  for (size_t i = 0; i < inputs.size() && st.ok(); ++i) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
     ValueSlot& s = slots_[gin[i]];
     st = AllocDeviceTensor(allocator_.get(), inputs[i].dtype(), inputs[i].shape(), &s.tensor);
     if (!st.ok()) break;
@@ -149,7 +149,7 @@ Status HostExecutor::Run(const std::vector<HostTensor>& inputs, std::vector<Host
     if (n > 0) std::memcpy(s.tensor.GetAddr(), inputs[i].data(), n);  // an empty input has no bytes (data() null)
     if (n > 0 && inputs[i].dtype() == DT_BOOL) NormalizeBoolBytes(s.tensor.GetAddr(), n);
   }
-  for (size_t i = 0; i < steps_.size() && st.ok(); ++i) {
+  for (size_t i = 0; i < steps_.size() && st.ok(); ++i) {  // not when an input failed
     auto& step = steps_[i];
     st = CheckRunControl([&] { return step->label; });
     if (st.ok()) st = RunStep(*step);

@@ -154,7 +154,7 @@ void CachingAllocator::CacheFree(void* ptr) {
 
 void CachingAllocator::BeginRun() {
   std::lock_guard<std::mutex> lk(mu_);
-  if (guard_ > 0 || run_depth_++ > 0) return;
+  if (guard_ > 0) return;
   in_run_ = true;
   run_.clear();
   run_block_.clear();
@@ -165,7 +165,7 @@ void CachingAllocator::BeginRun() {
 
 void CachingAllocator::EndRun(bool ok) {
   std::lock_guard<std::mutex> lk(mu_);
-  if (!in_run_ || --run_depth_ > 0) return;
+  if (!in_run_) return;
   in_run_ = false;
   last_planned_ = replaying_ && pos_ == plan_.size();
   replaying_ = false;

@@ -49,7 +49,8 @@ class CachingAllocator {
   size_t BytesInUse() const;   // size-class bytes handed out and not freed
   size_t BytesCached() const;  // size-class bytes held in free lists
 
-  // Brackets one run's allocations (not nested; no-ops while guard bytes are on).
+  // Brackets one run's allocations (a BeginRun inside a run starts it anew; no-ops while guard
+  // bytes are on).
   void BeginRun();
   // ok: the run completed (only a completed run's sequence is planned).
   void EndRun(bool ok);
@@ -97,8 +98,7 @@ class CachingAllocator {
   bool last_planned_ = false;
   char* arena_ = nullptr;
   size_t arena_bytes_ = 0;
-  int32_t arena_live_ = 0;  // arena blocks handed out and not freed
-  int run_depth_ = 0;
+  int32_t arena_live_ = 0;                         // arena blocks handed out and not freed
   std::vector<std::pair<char*, size_t>> retired_;  // arenas whose blocks outlived a run: freed last
 };
 

@@ -241,6 +241,25 @@ TEST(RuntimeCachingAllocator, ARunThatDepartsFromThePlanTakesTheCache) {
   EXPECT_EQ(alloc.BytesInUse(), 0u);
 }
 
+// A planned block still live when its run ends retires the arena: freed later, it is ignored (not
+// reported as foreign); the next runs come from the cache until a sequence repeats again.
+TEST(RuntimeCachingAllocator, APlannedBlockOutlivingItsRunRetiresTheArena) {
+  CachingAllocator alloc;
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(RunScript(&alloc, kChain), 0);
+  ASSERT_TRUE(alloc.last_run_planned());
+  std::vector<int64_t> keeps(kChain.begin(), kChain.end() - 1);  // block 6 is not freed in the run
+  std::vector<uint8_t*> blocks;
+  EXPECT_EQ(RunScript(&alloc, keeps, &blocks), 0);
+  EXPECT_EQ(alloc.planned_arena_bytes(), 0u);
+  alloc.Free(blocks[5]);
+  EXPECT_EQ(alloc.BytesInUse(), 0u);
+  EXPECT_EQ(RunScript(&alloc, kChain), 0);
+  EXPECT_FALSE(alloc.last_run_planned());
+  EXPECT_EQ(RunScript(&alloc, kChain), 0);
+  EXPECT_EQ(RunScript(&alloc, kChain), 0);
+  EXPECT_TRUE(alloc.last_run_planned());
+}
+
 TEST(RuntimeCachingAllocator, ANewSequenceSeenTwiceIsPlanned) {
   CachingAllocator alloc;
   const std::vector<int64_t> bigger = {300000, 1200000, -1, 8000, -3, 1200000, 140000, -2, -5, 300000, -4, -6};

@@ -59,6 +59,54 @@ output s, s2
 )");
 }
 
+TEST(ConvActivationFusionTest, ResidualOfADynamicBatchThroughLayoutOps) {
+  // The batch followed through Transpose, Concat, Split and Reshape's copied (0) dim: those Adds
+  // fuse. A Reshape to -1, or a Transpose that moves another dim to the front, proves nothing.
+  const std::string head = R"(graph g
+input x: float32[-1, 2, 4, 4]
+input v: float32[-1, -1, 4, 4]
+const w: float32[2, 2, 1, 1] = [1, 0, 0, 1]
+const keep: int64[4] = [0, 2, 4, 4]
+const infer: int64[4] = [-1, 2, 4, 4]
+)";
+  EXPECT_EQ(test::RunPass("conv-activation-fusion",
+                          head + R"(node t1: p: float32[-1, 4, 4, 2] = Transpose(x) {perm=[0, 2, 3, 1]}
+node t2: q: float32[-1, 2, 4, 4] = Transpose(p) {perm=[0, 3, 1, 2]}
+node c1: a1: float32[-1, 2, 4, 4] = Conv(x, w)
+node add1: y1: float32[-1, 2, 4, 4] = Add(a1, q)
+node cat: k: float32[-1, 4, 4, 4] = Concat(x, q) {axis=1}
+node split: k0: float32[-1, 2, 4, 4], k1: float32[-1, 2, 4, 4] = Split(k) {axis=1}
+node c2: a2: float32[-1, 2, 4, 4] = Conv(x, w)
+node add2: y2: float32[-1, 2, 4, 4] = Add(k1, a2)
+node r0: r: float32[-1, 2, 4, 4] = Reshape(x, keep)
+node c3: a3: float32[-1, 2, 4, 4] = Conv(x, w)
+node add3: y3: float32[-1, 2, 4, 4] = Add(a3, r)
+node r1: s: float32[-1, 2, 4, 4] = Reshape(x, infer)
+node c4: a4: float32[-1, 2, 4, 4] = Conv(x, w)
+node add4: y4: float32[-1, 2, 4, 4] = Add(a4, s)
+node t3: u: float32[-1, -1, 4, 4] = Transpose(v) {perm=[1, 0, 2, 3]}
+node c5: a5: float32[-1, 2, 4, 4] = Conv(u, w)
+node add5: y5: float32[-1, 2, 4, 4] = Add(a5, x)
+output y1, y2, y3, y4, y5, k0
+)"),
+            head + R"(node t1: p: float32[-1, 4, 4, 2] = Transpose(x) {perm=[0, 2, 3, 1]}
+node t2: q: float32[-1, 2, 4, 4] = Transpose(p) {perm=[0, 3, 1, 2]}
+node c1: y1: float32[-1, 2, 4, 4] = FusedConv(x, w, _, q) {activation="", activation_params=f[]}
+node cat: k: float32[-1, 4, 4, 4] = Concat(x, q) {axis=1}
+node split: k0: float32[-1, 2, 4, 4], k1: float32[-1, 2, 4, 4] = Split(k) {axis=1}
+node c2: y2: float32[-1, 2, 4, 4] = FusedConv(x, w, _, k1) {activation="", activation_params=f[]}
+node r0: r: float32[-1, 2, 4, 4] = Reshape(x, keep)
+node c3: y3: float32[-1, 2, 4, 4] = FusedConv(x, w, _, r) {activation="", activation_params=f[]}
+node r1: s: float32[-1, 2, 4, 4] = Reshape(x, infer)
+node c4: a4: float32[-1, 2, 4, 4] = Conv(x, w)
+node add4: y4: float32[-1, 2, 4, 4] = Add(a4, s)
+node t3: u: float32[-1, -1, 4, 4] = Transpose(v) {perm=[1, 0, 2, 3]}
+node c5: a5: float32[-1, 2, 4, 4] = Conv(u, w)
+node add5: y5: float32[-1, 2, 4, 4] = Add(a5, x)
+output y1, y2, y3, y4, y5, k0
+)");
+}
+
 TEST(ConvActivationFusionTest, ActivationsAndTheirParameters) {
   EXPECT_EQ(Fuse(kBias + std::string(R"(const lo: float32[] = [0]
 const hi: float32[] = [6]

@@ -116,6 +116,36 @@ output o1, o2, v2, o3
   EXPECT_EQ(out.find("residual"), std::string::npos) << out;
 }
 
+// A dynamic sequence: the residual's unknown dim is the product's (followed through a Relu, a
+// MatMul, a Flatten and a Gemm), so the Add fuses; b's unknown dim is another input's, and its
+// Add does not.
+TEST(MatMulFusionTest, ResidualOfADynamicSequence) {
+  const std::string head = R"(graph g
+input a: float32[1, -1, 4]
+input b: float32[1, -1, 4]
+input c: float32[-1, 2, 2, 1]
+const w: float32[4, 4] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+)";
+  EXPECT_EQ(test::RunPass("matmul-fusion", head + R"(node relu: x: float32[1, -1, 4] = Relu(a)
+node mm: m: float32[1, -1, 4] = MatMul(x, w)
+node add: y: float32[1, -1, 4] = Add(m, a)
+node mm2: m2: float32[1, -1, 4] = MatMul(x, w)
+node add2: y2: float32[1, -1, 4] = Add(m2, b)
+node fl: f: float32[-1, 4] = Flatten(c)
+node gemm: g2: float32[-1, 4] = Gemm(f, w)
+node add3: y3: float32[-1, 4] = Add(f, g2)
+output y, y2, y3
+)"),
+            head + R"(node relu: x: float32[1, -1, 4] = Relu(a)
+node mm: y: float32[1, -1, 4] = FusedMatMul(x, w, _, a) {activation="", activation_params=f[]}
+node mm2: m2: float32[1, -1, 4] = FusedMatMul(x, w, _, _) {activation="", activation_params=f[]}
+node add2: y2: float32[1, -1, 4] = Add(m2, b)
+node fl: f: float32[-1, 4] = Flatten(c)
+node gemm: y3: float32[-1, 4] = FusedMatMul(f, w, _, f) {activation="", activation_params=f[]}
+output y, y2, y3
+)");
+}
+
 TEST(MatMulFusionTest, MustNotFire) {
   // A batched B (3-D); a Gemm with transA; a Gemm with alpha != 1; a transposed B that is not a
   // constant; int64 inputs.
