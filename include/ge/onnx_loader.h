@@ -26,7 +26,7 @@ Status LoadOnnxModelFromBytes(const std::string& bytes, const std::string& base_
 Status LoadTensorProtoFile(const std::string& path, HostTensor* tensor, std::string* name = nullptr);
 
 // Reads a test-data file of the given kind: a TensorProto, or a SequenceProto / OptionalProto,
-// which become packed sequences (graph/tensor_seq.h).
+// which become packed sequences (ge/tensor_seq.h).
 Status LoadTestDataFile(const std::string& path, ValueKind kind, HostTensor* tensor);
 
 }  // namespace ge

@@ -1,10 +1,10 @@
 // Sequence and optional operators (SequenceEmpty/Construct/Insert/At/Erase/Length,
 // SplitToSequence, ConcatFromSequence, SequenceMap, Optional, OptionalHasElement,
-// OptionalGetElement), host-executed on packed sequences (graph/tensor_seq.h).
+// OptionalGetElement), host-executed on packed sequences (ge/tensor_seq.h).
 #include <cstring>
 
 #include "executor/host_op_util.h"
-#include "graph/tensor_seq.h"
+#include "ge/tensor_seq.h"
 #include "register/op_impl_registry.h"
 
 namespace ge {

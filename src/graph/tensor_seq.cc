@@ -1,4 +1,4 @@
-#include "graph/tensor_seq.h"
+#include "ge/tensor_seq.h"
 
 #include <cstring>
 

@@ -40,8 +40,7 @@
 #include "ge/graph.h"
 #include "ge/model.h"
 #include "ge/onnx_loader.h"
-#include "graph/tensor_seq.h"
-#include "ops/op_util.h"
+#include "ge/tensor_seq.h"
 
 namespace fs = std::filesystem;
 
@@ -62,13 +61,27 @@ struct Counts {
   int passed = 0, failed = 0, skipped = 0;
 };
 
+// IEEE half and bfloat16 bits as a number (the runner's reading of reference data).
+double HalfValue(uint16_t h) {
+  const int sign = (h & 0x8000) ? -1 : 1, exp = (h >> 10) & 0x1f, frac = h & 0x3ff;
+  if (exp == 0x1f) return frac ? std::nan("") : sign * INFINITY;
+  if (exp == 0) return sign * std::ldexp(frac, -24);  // subnormal
+  return sign * std::ldexp(frac + 1024, exp - 25);
+}
+double Bf16Value(uint16_t h) {
+  const uint32_t bits = static_cast<uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
 double ElementAt(const ge::HostTensor& t, int64_t i) {
   const void* p = t.data();
   switch (t.dtype()) {
     case ge::DT_FLOAT: return static_cast<const float*>(p)[i];
     case ge::DT_DOUBLE: return static_cast<const double*>(p)[i];
-    case ge::DT_FLOAT16: return ge::ops_util::HalfToFloat(static_cast<const uint16_t*>(p)[i]);
-    case ge::DT_BF16: return ge::ops_util::Bf16ToFloat(static_cast<const uint16_t*>(p)[i]);
+    case ge::DT_FLOAT16: return HalfValue(static_cast<const uint16_t*>(p)[i]);
+    case ge::DT_BF16: return Bf16Value(static_cast<const uint16_t*>(p)[i]);
     case ge::DT_INT8: return static_cast<const int8_t*>(p)[i];
     case ge::DT_INT16: return static_cast<const int16_t*>(p)[i];
     case ge::DT_INT32: return static_cast<const int32_t*>(p)[i];

@@ -139,8 +139,7 @@ TEST_F(AclnnMisuse, CatMismatch) {
 // the output's null buffer. An empty part is legal: the other part gets the data, the empty one
 // is left alone.
 TEST(AclnnGeneric, SplitWithAnEmptyPartCopiesOnlyTheOtherPart) {
-  uint32_t cores = 0;
-  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::EnsureTestDevice();
   ge::testing::DeviceBuffer<float> x(std::vector<float>{1, 2, 3, 4}), y(4);
   ge::testing::DeviceBuffer<int64_t> split(std::vector<int64_t>{2, 0});
   const int64_t xd[2] = {2, 2}, sd[1] = {2}, ed[2] = {0, 2};
@@ -169,8 +168,7 @@ TEST(AclnnGeneric, SplitWithAnEmptyPartCopiesOnlyTheOtherPart) {
 // tensor may have other dims of 2^40: [0, 2^40, 2^40] flattened at axis 2 would need a 2^80 inner
 // dim; that is an error naming the input, not a signed overflow.
 TEST(AclnnGeneric, FlattenOfDimsWhoseProductOverflowsIsAnError) {
-  uint32_t cores = 0;
-  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::EnsureTestDevice();
   const int64_t big = int64_t{1} << 40;
   const int64_t xd[3] = {0, big, big}, yd[2] = {0, 1};
   aclTensor* tx = aclCreateTensor(xd, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, xd, 3, nullptr);
@@ -217,8 +215,7 @@ TEST(AclnnCreateTensor, RefusesDimsWhoseSizeOverflows) {
 // Found by fuzz/aclnn_fuzzer.cc: the generic entry took a null list element as an absent input
 // anywhere; Concat's (variadic, required) inputs reached its shape function as null.
 TEST(AclnnGeneric, NullOnlyForOptionalInputs) {
-  uint32_t cores = 0;
-  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::EnsureTestDevice();
   float data[2] = {1, 2};
   const int64_t dims[1] = {2};
   aclTensor* a = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, data);
@@ -246,8 +243,7 @@ TEST(AclnnGeneric, NullOnlyForOptionalInputs) {
 
 // Found by fuzz/aclnn_fuzzer.cc: Split through the generic entry with no outputs divided by zero.
 TEST(AclnnGeneric, SplitWithNoOutputsIsAnError) {
-  uint32_t cores = 0;
-  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::EnsureTestDevice();
   float data[4] = {1, 2, 3, 4};
   const int64_t dims[1] = {4};
   aclTensor* a = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, data);
@@ -266,8 +262,7 @@ TEST(AclnnGeneric, SplitWithNoOutputsIsAnError) {
 // Found by fuzz/aclnn_fuzzer.cc: Where read its condition (and bool values) as C++ bool, so a
 // condition byte of 157 from the caller was undefined behaviour; any nonzero byte is true.
 TEST(AclnnGeneric, WhereTakesAnyNonzeroConditionByteAsTrue) {
-  uint32_t cores = 0;
-  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::EnsureTestDevice();
   ge::testing::DeviceBuffer<uint8_t> cond(std::vector<uint8_t>{157, 0});
   ge::testing::DeviceBuffer<float> x(std::vector<float>{1, 2}), z(std::vector<float>{3, 4}), y(2);
   const int64_t dims[1] = {2};
@@ -295,8 +290,7 @@ TEST(AclnnGeneric, WhereTakesAnyNonzeroConditionByteAsTrue) {
 // other than 0 or 1 is undefined behaviour (fuzz/README.md's former "known open" class). The API
 // copies bool inputs as 0 / 1 first: any nonzero byte is true, contiguous or not.
 TEST(AclnnGeneric, BoolInputsWithAnyNonzeroByteAreTrue) {
-  uint32_t cores = 0;
-  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::EnsureTestDevice();
   ge::testing::DeviceBuffer<uint8_t> a(std::vector<uint8_t>{2, 0, 255, 1}), ones(std::vector<uint8_t>{1, 1, 1, 1});
   ge::testing::DeviceBuffer<uint8_t> not_out(4), and_out(4), strided_out(2);
   const int64_t dims[1] = {4}, two[1] = {2}, stride2[1] = {2};
@@ -336,8 +330,7 @@ TEST(AclnnGeneric, BoolInputsWithAnyNonzeroByteAreTrue) {
 // at a byte offset was a misaligned float load. Bounds of another type or size are an error now;
 // a float min and max of one element each still clip.
 TEST(AclnnGeneric, ClipBoundsMustBeOneElementOfTheInputType) {
-  uint32_t cores = 0;
-  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::EnsureTestDevice();
   ge::testing::DeviceBuffer<float> x(std::vector<float>{-3, 0.5f, 7}), y(3);
   ge::testing::DeviceBuffer<int8_t> bytes(std::vector<int8_t>{1, 2, 3, 4});
   ge::testing::DeviceBuffer<float> lo(std::vector<float>{-1}), hi(std::vector<float>{2, 9});
@@ -379,8 +372,7 @@ TEST(AclnnGeneric, ClipBoundsMustBeOneElementOfTheInputType) {
 // Found by fuzz/aclnn_fuzzer.cc: a batched MatMul with an empty batch divided by zero in its
 // tiling. An empty batch is an empty result.
 TEST(AclnnMatmulEdge, EmptyBatchIsAnEmptyResult) {
-  uint32_t cores = 0;
-  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::EnsureTestDevice();
   ge::testing::DeviceBuffer<float> a(1), b(12), c(1);
   const int64_t ad[3] = {0, 2, 3}, bd[2] = {3, 4}, cd[3] = {0, 2, 4};
   aclTensor* ta = aclCreateTensor(ad, 3, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, ad, 3, a.get());
@@ -399,8 +391,7 @@ TEST(AclnnMatmulEdge, EmptyBatchIsAnEmptyResult) {
 // counts are read only from int32 / int64 tensors and the thresholds only from float / double
 // ones; another dtype is an error naming the input.
 TEST(AclnnGeneric, NmsDoesNotReadAByteThresholdAsAFloat) {
-  uint32_t cores = 0;
-  ASSERT_TRUE(ge::EnsureDevice(&cores).ok());
+  ge::testing::EnsureTestDevice();
   ge::testing::DeviceBuffer<float> boxes(std::vector<float>{0, 0, 1, 1, 0, 0, 1, 1}),
       scores(std::vector<float>{0.9f, 0.8f});
   ge::testing::DeviceBuffer<int64_t> max_out(std::vector<int64_t>{2}), selected(6);

@@ -21,7 +21,7 @@
 #include "base/page_map.h"
 #include "base/trace.h"
 
-#include "graph/tensor_seq.h"
+#include "ge/tensor_seq.h"
 #include "parser/onnx/gradient_expansion.h"
 #include "parser/onnx/raw_data_split.h"
 #include "parser/onnx/tensor_proto.h"

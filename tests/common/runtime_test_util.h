@@ -1,6 +1,6 @@
 // Helpers shared by the runtime tests: RAII handles and small kernels.
-#ifndef GE_TESTS_RUNTIME_RUNTIME_TEST_UTIL_H_
-#define GE_TESTS_RUNTIME_RUNTIME_TEST_UTIL_H_
+#ifndef GE_TESTS_COMMON_RUNTIME_TEST_UTIL_H_
+#define GE_TESTS_COMMON_RUNTIME_TEST_UTIL_H_
 
 #include <gtest/gtest.h>
 
@@ -78,4 +78,4 @@ inline void EmptyKernel(const aclrtKernelArgs*) {}
 
 }  // namespace ge::rt::testing
 
-#endif  // GE_TESTS_RUNTIME_RUNTIME_TEST_UTIL_H_
+#endif  // GE_TESTS_COMMON_RUNTIME_TEST_UTIL_H_

@@ -1,7 +1,7 @@
-// Helpers for the single-op API and fallback tests: device buffers, aclTensor RAII, running a
-// graph through the compile pipeline (static inference, fallback decision, host executor).
-#ifndef GE_TESTS_OPAPI_OPAPI_TEST_UTIL_H_
-#define GE_TESTS_OPAPI_OPAPI_TEST_UTIL_H_
+// Helpers for the single-op API tests, on the public aclnn/aclrt API: the device, device buffers,
+// aclTensor RAII, two-phase calls.
+#ifndef GE_TESTS_COMMON_OPAPI_TEST_UTIL_H_
+#define GE_TESTS_COMMON_OPAPI_TEST_UTIL_H_
 
 #include <gtest/gtest.h>
 
@@ -10,17 +10,18 @@
 #include <random>
 #include <vector>
 
+#include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
-#include "compiler/placement.h"
-#include "compiler/static_inference.h"
-#include "executor/device_tensor.h"
-#include "executor/host_executor.h"
 
 namespace ge::testing {
 
+// aclInit + aclrtSetDevice(0), once per process.
 inline void EnsureTestDevice() {
-  uint32_t cores = 0;
-  ASSERT_TRUE(EnsureDevice(&cores).ok());
+  static const aclError ret = [] {
+    aclError e = aclInit(nullptr);
+    return e == ACL_SUCCESS || e == ACL_ERROR_REPEAT_INITIALIZE ? aclrtSetDevice(0) : e;
+  }();
+  ASSERT_EQ(ret, ACL_SUCCESS) << aclGetRecentErrMsg();
 }
 
 // Device memory holding `n` elements of T.
@@ -100,33 +101,6 @@ int64_t RunTwoPhase(Phase1 phase1, aclnnStatus (*phase2)(void*, uint64_t, aclOpE
   return static_cast<int64_t>(launched);
 }
 
-// Compiles `graph` (static inference + fallback decision) and runs it on the host executor.
-struct GraphRun {
-  Status status;
-  std::vector<Placement> placement;
-  std::vector<HostTensor> outputs;
-  HostNodeStats stats;
-};
-inline GraphRun CompileAndRun(std::shared_ptr<Graph> graph, const CompileOptions& opt,
-                              const std::vector<HostTensor>& inputs) {
-  GraphRun r;
-  r.status = RunStaticInference(graph.get());
-  if (r.status.ok()) r.status = DecidePlacement(*graph, opt, &r.placement);
-  std::unique_ptr<HostExecutor> ex;
-  if (r.status.ok()) r.status = HostExecutor::Create(graph, &r.placement, &ex);
-  if (r.status.ok()) r.status = ex->Run(inputs, &r.outputs);
-  if (ex) r.stats = ex->stats();
-  return r;
-}
-
-inline HostTensor FloatTensor(std::vector<int64_t> dims, const std::vector<float>& v) {
-  return HostTensor::FromBytes(DT_FLOAT, Shape(std::move(dims)), v.data(), v.size() * sizeof(float));
-}
-inline std::vector<float> ToFloats(const HostTensor& t) {
-  const float* p = t.data_as<float>();
-  return std::vector<float>(p, p + t.NumElements());
-}
-
 }  // namespace ge::testing
 
-#endif  // GE_TESTS_OPAPI_OPAPI_TEST_UTIL_H_
+#endif  // GE_TESTS_COMMON_OPAPI_TEST_UTIL_H_

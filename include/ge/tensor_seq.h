@@ -2,13 +2,13 @@
 // sequence value is an ordinary uint8[n] tensor to the memory planner and the executors.
 // Layout: header {magic, kind, count}, then per element {dtype, rank, dims[kMaxRank], offset,
 // bytes}, then the element data. An element may itself be a packed sequence (dtype kPackedElem).
-#ifndef GE_SRC_GRAPH_TENSOR_SEQ_H_
-#define GE_SRC_GRAPH_TENSOR_SEQ_H_
+#ifndef GE_INCLUDE_GE_TENSOR_SEQ_H_
+#define GE_INCLUDE_GE_TENSOR_SEQ_H_
 
 #include <vector>
 
-#include "base/status.h"
-#include "graph/tensor.h"
+#include "ge/status.h"
+#include "ge/tensor.h"
 
 namespace ge {
 
@@ -25,4 +25,4 @@ bool IsPacked(const HostTensor& t);
 
 }  // namespace ge
 
-#endif  // GE_SRC_GRAPH_TENSOR_SEQ_H_
+#endif  // GE_INCLUDE_GE_TENSOR_SEQ_H_

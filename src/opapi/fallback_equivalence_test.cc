@@ -13,7 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "ge/onnx_loader.h"
-#include "opapi_test_util.h"
+#include "opapi/fallback_test_util.h"
 #include "register/fallback_hook.h"
 #include "register/op_def.h"
 

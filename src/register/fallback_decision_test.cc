@@ -7,8 +7,8 @@
 
 #include <sstream>
 
-#include "../opapi/opapi_test_util.h"
 #include "base/log.h"
+#include "opapi/fallback_test_util.h"
 #include "register/fallback_hook.h"
 #include "register/op_def.h"
 
