@@ -96,6 +96,12 @@ double NodeMacs(const Graph& g, const Node& node, ops::OpDef::MacsRule rule) {
   return out * static_cast<double>(k);
 }
 
+// The one call of the compile pipeline (compiler/compile.h), for online loads and offline builds.
+Status RunCompiler(std::shared_ptr<Graph> graph, const CompileOptions& options, std::unique_ptr<CompiledGraph>* out) {
+  trace::Step step("compile");
+  return Compile(std::move(graph), options, out);
+}
+
 }  // namespace
 
 double Model::Flops() const {
@@ -216,7 +222,7 @@ Status Model::CompileToFile(const std::string& model_path, const ModelOptions& o
     CompileOptions copt = ToCompileOptions(options);
     copt.offline = true;
     std::unique_ptr<CompiledGraph> compiled;
-    Status st = Compile(graph, copt, &compiled);
+    Status st = RunCompiler(graph, copt, &compiled);
     if (!st.ok()) return st.Prepend(model_path + ": ");
     GemInfo info;
     info.producer = "GE";
@@ -282,10 +288,7 @@ CompileOptions Model::ToCompileOptions(const ModelOptions& options) {
 
 Status Model::CompileAndLoad() {
   std::unique_ptr<CompiledGraph> compiled;
-  {
-    trace::Step step("compile");
-    GE_RETURN_IF_ERROR(Compile(graph_, ToCompileOptions(options_), &compiled));
-  }
+  GE_RETURN_IF_ERROR(RunCompiler(graph_, ToCompileOptions(options_), &compiled));
   compiled_graph_ = std::move(compiled);
   return LoadCompiled();
 }
