@@ -14,8 +14,8 @@ enum class LogLevel { kDebug, kInfo, kWarn, kError, kOff };
 void SetLogLevel(LogLevel level);
 LogLevel GetLogLevel();
 
-// Called on the logging thread with the message text (no timestamp or level prefix). A callback
-// must not log through GE itself.
+// Called on the thread that logs, with the message text (no timestamp or level prefix), one call
+// at a time. A callback must not call into GE (no logging, no Add/RemoveLogCallback).
 using LogCallback = std::function<void(LogLevel level, const std::string& message)>;
 // Registers `callback`; returns its id (> 0) for RemoveLogCallback.
 int AddLogCallback(LogCallback callback);
