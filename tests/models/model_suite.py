@@ -33,13 +33,17 @@ CNNS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezene
 # 1x1 one to 40 channels, and a max pool: the global pools read the row means the convolutions'
 # blocks compute (conv-row-mean-fusion), 40 channels being two vectors of 16 and 8 single floats
 # (ops/dnnl_conv.cc).
+# mlp_acts: Linear layers each followed by another activation (Hardswish, ReLU6, SiLU, LeakyReLU,
+# Hardsigmoid, Tanh, Sigmoid), each fused into its FusedMatMul at -O2 (activation_match.h); at
+# batch 1 (GE's matrix-vector blocks) and, with a dynamic batch, 1 and 5 (oneDNN matmul blocks).
 SMALL = ["mobilenet_v3_small", "squeezenet1_0", "mobilenet_v3_small_dynbatch", "resnet_tail", "resnet_tail_dynbatch",
-         "vit_tiny", "vit_tiny_dynbatch", "pool_tail"]
+         "vit_tiny", "vit_tiny_dynbatch", "pool_tail", "mlp_acts", "mlp_acts_dynbatch"]
 
 
 def all_models():
     return (CNNS + [m + "_dynbatch" for m in CNNS] + ["resnet_tail", "resnet_tail_dynbatch", "vit_tiny", "vit_tiny_dynbatch"] +
-            ["densenet_tiny", "densenet_tiny_dynbatch", "pool_tail", "encoder", "encoder_dynseq"])
+            ["densenet_tiny", "densenet_tiny_dynbatch", "pool_tail", "mlp_acts", "mlp_acts_dynbatch", "encoder",
+             "encoder_dynseq"])
 
 
 def condition(model, in_shape):
@@ -96,6 +100,19 @@ def build(name):
 
         model = condition(PoolTail(), in_shape)
         return model, [torch.randn(*in_shape, generator=g)], "input", "output", None
+    if base == "mlp_acts":
+        widths = [64, 96, 96, 80, 64, 48, 40, 32]
+        acts = [nn.Hardswish(), nn.ReLU6(), nn.SiLU(), nn.LeakyReLU(0.1), nn.Hardsigmoid(), nn.Tanh(), nn.Sigmoid()]
+        layers = []
+        for i, act in enumerate(acts):
+            layers += [nn.Linear(widths[i], widths[i + 1]), act]
+        model = nn.Sequential(*layers).eval()
+        xs = [2 * torch.randn(1, 64, generator=g)]
+        dyn = None
+        if name.endswith("_dynbatch"):
+            xs.append(2 * torch.randn(5, 64, generator=g))
+            dyn = {"input": {0: "N"}, "output": {0: "N"}}
+        return model, xs, "input", "output", dyn
     if base in CNNS or base in ("resnet_tail", "vit_tiny", "densenet_tiny"):
         import torchvision.models as tvm
         in_shape = (1, 3, 224, 224)

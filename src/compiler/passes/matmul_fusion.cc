@@ -7,6 +7,7 @@
 
 #include "compiler/dim_symbols.h"
 #include "compiler/node_binding.h"
+#include "compiler/passes/activation_match.h"
 
 namespace ge {
 namespace {
@@ -66,20 +67,18 @@ class Matcher {
     return false;
   }
 
-  // A one-node activation reading v: Relu, Sigmoid, Tanh, Gelu.
-  bool SimpleAct(ValueId v, std::string* name, NodeId* node) const {
-    for (const char* type : {"Relu", "Sigmoid", "Tanh", "Gelu"}) {
-      NodeId n = SoleReader(v, type);
-      if (n < 0) continue;
-      if (std::string(type) == "Gelu") {
-        const auto* approx = g_.node(n).GetAttr<std::string>("approximate");
-        if (approx && *approx != "none") return false;
-      }
-      *name = type;
-      *node = n;
-      return true;
+  // The activation reading v: a Gelu node (erf form), or one that conv-activation-fusion takes too
+  // (activation_match.h: Relu, LeakyRelu, HardSigmoid, Clip and relu6, Sigmoid, Tanh, HardSwish,
+  // SiLU).
+  bool Act(ValueId v, Activation* act) const {
+    NodeId n = SoleReader(v, "Gelu");
+    if (n >= 0) {
+      const auto* approx = g_.node(n).GetAttr<std::string>("approximate");
+      if (approx && *approx != "none") return false;
+      *act = {"Gelu", {}, {n}, g_.node(n).outputs[0]};
+      return act->output != kNoValue;
     }
-    return false;
+    return MatchActivation(g_, v, readers_, is_output_, act);
   }
 
  private:
@@ -195,16 +194,19 @@ Status MatMulFusion::Run(Graph* g, bool* changed) {
       }
     }
     std::string act;
+    std::vector<float> act_params;
     std::vector<NodeId> act_nodes;
     ValueId act_out = kNoValue;
-    NodeId single = -1;
+    Activation one;
     if (view_add >= 0) {
       // no activation after a residual reached through views (it would read the Add's output)
     } else if (m.Gelu(cur, &act_nodes, &act_out)) {
       act = "Gelu";
-    } else if (m.SimpleAct(cur, &act, &single)) {
-      act_nodes = {single};
-      act_out = g->node(single).outputs[0];
+    } else if (m.Act(cur, &one)) {
+      act = one.name;
+      act_params = one.params;
+      act_nodes = one.nodes;
+      act_out = one.output;
     }
     if (!act.empty()) {
       fused.insert(fused.end(), act_nodes.begin(), act_nodes.end());
@@ -242,7 +244,7 @@ Status MatMulFusion::Run(Graph* g, bool* changed) {
     out.type = "FusedMatMul";
     out.inputs = {node.inputs[0], b, bias, z};
     out.outputs = {cur};
-    out.attrs = {{"activation", act}, {"activation_params", std::vector<float>{}}};
+    out.attrs = {{"activation", act}, {"activation_params", act_params}};
     g->value(cur).producer = id;
     g->value(cur).producer_output = 0;
     *changed = true;

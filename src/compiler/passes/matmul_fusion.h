@@ -9,9 +9,10 @@
 // an Add reached through a chain of Reshapes (each the sole reader; the attention output
 // projection's [S, D] viewed as [1, S, D] before the skip connection) fuses too: the other
 // operand, reshaped to the output's shape, is Z and the last Reshape writes the Add's output;
-// an activation (Relu, Sigmoid, Tanh, Gelu, or GELU written out as PyTorch exports it:
-// x * (erf(x / sqrt 2) + 1) * 0.5) is fused. A bare MatMul becomes FusedMatMul too (the faster
-// kernel).
+// an activation is fused: Gelu, GELU written out as PyTorch exports it (x * (erf(x / sqrt 2) + 1) *
+// 0.5), or any that conv-activation-fusion takes (activation_match.h: Relu, relu6 as Relu + Clip,
+// Clip with constant bounds, LeakyRelu, HardSigmoid, Sigmoid, Tanh, HardSwish, SiLU). A bare
+// MatMul becomes FusedMatMul too (the faster kernel).
 #ifndef GE_SRC_COMPILER_PASSES_MATMUL_FUSION_H_
 #define GE_SRC_COMPILER_PASSES_MATMUL_FUSION_H_
 

@@ -205,5 +205,70 @@ output out
 )");
 }
 
+// The activations conv-activation-fusion takes fuse into a Gemm too: HardSwish (MobileNetV3's
+// classifier), relu6 as Relu + Clip, SiLU as Mul(y, Sigmoid(y)), LeakyRelu with its alpha.
+TEST(MatMulFusionTest, ConvActivationsAfterGemm) {
+  EXPECT_EQ(test::RunPass("matmul-fusion", R"(graph g
+input a: float32[1, 2]
+const w: float32[2, 2] = [1, 2, 3, 4]
+const lo: float32[] = [0]
+const hi: float32[] = [6]
+node g1: m1: float32[1, 2] = Gemm(a, w)
+node hs: o1 = HardSwish(m1)
+node g2: m2: float32[1, 2] = Gemm(a, w)
+node relu: r2: float32[1, 2] = Relu(m2)
+node clip: o2 = Clip(r2, lo, hi)
+node g3: m3: float32[1, 2] = Gemm(a, w)
+node sig: s3: float32[1, 2] = Sigmoid(m3)
+node mul: o3 = Mul(m3, s3)
+node g4: m4: float32[1, 2] = Gemm(a, w)
+node leaky: o4 = LeakyRelu(m4) {alpha=0.25}
+output o1
+output o2
+output o3
+output o4
+)"),
+            R"(graph g
+input a: float32[1, 2]
+const w: float32[2, 2] = [1, 2, 3, 4]
+node g1: o1 = FusedMatMul(a, w, _, _) {activation="HardSwish", activation_params=f[]}
+node g2: o2 = FusedMatMul(a, w, _, _) {activation="Clip", activation_params=[0.0, 6.0]}
+node g3: o3 = FusedMatMul(a, w, _, _) {activation="Swish", activation_params=f[]}
+node g4: o4 = FusedMatMul(a, w, _, _) {activation="LeakyRelu", activation_params=[0.25]}
+output o1, o2, o3, o4
+)");
+}
+
+// Must not fire on the activation: a Clip whose bound is not a constant, and a Sigmoid whose
+// output has another reader than the Mul (not SiLU). The Gemms still become FusedMatMuls.
+TEST(MatMulFusionTest, ActivationsThatDoNotFuse) {
+  EXPECT_EQ(test::RunPass("matmul-fusion", R"(graph g
+input a: float32[1, 2]
+input hi: float32[]
+const w: float32[2, 2] = [1, 2, 3, 4]
+const lo: float32[] = [0]
+node g1: m1: float32[1, 2] = Gemm(a, w)
+node clip: o1 = Clip(m1, lo, hi)
+node g2: m2: float32[1, 2] = Gemm(a, w)
+node sig: s2: float32[1, 2] = Sigmoid(m2)
+node mul: o2 = Mul(m2, s2)
+output o1
+output o2
+output s2
+)"),
+            R"(graph g
+input a: float32[1, 2]
+input hi: float32[]
+const w: float32[2, 2] = [1, 2, 3, 4]
+const lo: float32[] = [0]
+node g1: m1: float32[1, 2] = FusedMatMul(a, w, _, _) {activation="", activation_params=f[]}
+node clip: o1 = Clip(m1, lo, hi)
+node g2: m2: float32[1, 2] = FusedMatMul(a, w, _, _) {activation="", activation_params=f[]}
+node sig: s2: float32[1, 2] = Sigmoid(m2)
+node mul: o2 = Mul(m2, s2)
+output o1, o2, s2
+)");
+}
+
 }  // namespace
 }  // namespace ge
